@@ -1,0 +1,196 @@
+"""Deals in Rook deal notation and the seeded random dealer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from .cards import Card, Hand, mask_indices
+from .errors import DealError, DuplicateCardError, InvalidCardError
+from .rules import Rules
+
+_PART_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*(.*?)\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The hands of every seat (clockwise from N) and the nest, under some rules.
+
+    A deal can also be a position at a trick boundary: every hand has the same
+    number of cards, at most ``rules.hand_size``."""
+
+    rules: Rules
+    hands: tuple[Hand, ...]
+    nest: Hand = Hand(0)
+
+    def __post_init__(self) -> None:
+        r = self.rules
+        if len(self.hands) != r.seats:
+            raise DealError(f"a deal under {r.spec()!r} has {r.seats} hands, not {len(self.hands)}")
+        seen = 0
+        for name, hand in zip(r.seat_names, self.hands):
+            self._check_cards(name, hand.mask, seen)
+            seen |= hand.mask
+        self._check_cards("nest", self.nest.mask, seen)
+        sizes = {len(h) for h in self.hands}
+        if len(sizes) > 1:
+            detail = ", ".join(f"{n} {len(h)}" for n, h in zip(r.seat_names, self.hands))
+            raise DealError(f"unequal hands ({detail}): every hand must hold the same number of cards")
+        size = sizes.pop()
+        if size > r.hand_size:
+            raise DealError(f"hands of {size} cards: {r.spec()!r} deals {r.hand_size} a seat")
+        if len(self.nest) > r.nest_size:
+            raise DealError(f"a nest of {len(self.nest)} cards: {r.spec()!r} has a nest of {r.nest_size}")
+
+    def _check_cards(self, name: str, mask: int, seen: int) -> None:
+        outside = mask & ~self.rules.deck_mask
+        if outside:
+            card = Card.from_index(mask_indices(outside)[0]).rdn()
+            raise InvalidCardError(f"card {card!r} ({name}) is not in the {self.rules.spec()!r} deck")
+        dup = mask & seen
+        if dup:
+            card = Card.from_index(mask_indices(dup)[0]).rdn()
+            raise DuplicateCardError(f"duplicate card {card!r}: dealt twice (again in {name})")
+
+    # -------------------------------------------------------------- parsing
+    @classmethod
+    def from_rdn(cls, text: str, rules: Rules | str, complete: bool = False) -> "Deal":
+        """Parse ``N: ... / E: ... / S: ... / W: ... [/ nest: ...]``.
+
+        With ``complete``, every hand must hold ``hand_size`` cards and the nest
+        ``nest_size`` (a fresh deal rather than a position)."""
+        rules = Rules.from_spec(rules)
+        names = rules.seat_names
+        hands: dict[str, Hand] = {}
+        nest: Hand | None = None
+        src = text.strip()
+        if not src:
+            raise DealError("empty deal: expected 'N: cards / E: cards / ...'")
+        for part in src.split("/"):
+            m = _PART_RE.match(part)
+            if not m:
+                raise DealError(f"deal part {part.strip()!r}: expected 'SEAT: cards' with SEAT one of "
+                                f"{' '.join(names)} or nest")
+            who, cards = m.group(1).upper(), m.group(2)
+            if who == "NEST":
+                if nest is not None:
+                    raise DealError(f"the nest is given twice in {src!r}")
+                nest = _parse_hand(cards, "nest")
+            elif who in names:
+                if who in hands:
+                    raise DealError(f"seat {who} is given twice in {src!r}")
+                hands[who] = _parse_hand(cards, who)
+            else:
+                raise DealError(f"unknown seat {m.group(1)!r} in deal part {part.strip()!r}: "
+                                f"seats are {' '.join(names)} and nest")
+        missing = [n for n in names if n not in hands]
+        if missing:
+            raise DealError(f"deal {src!r} has no hand for {' '.join(missing)}")
+        deal = cls(rules, tuple(hands[n] for n in names), nest or Hand(0))
+        if complete:
+            deal.check_complete()
+        return deal
+
+    def check_complete(self) -> None:
+        r = self.rules
+        for name, hand in zip(r.seat_names, self.hands):
+            if len(hand) != r.hand_size:
+                raise DealError(f"hand {name} has {len(hand)} cards: {r.spec()!r} deals {r.hand_size}")
+        if len(self.nest) != r.nest_size:
+            raise DealError(f"the nest has {len(self.nest)} cards: {r.spec()!r} has a nest of {r.nest_size}")
+
+    def rdn(self) -> str:
+        parts = [f"{n}: {h.rdn()}" for n, h in zip(self.rules.seat_names, self.hands)]
+        if self.rules.nest_size or len(self.nest):
+            parts.append(f"nest: {self.nest.rdn()}")
+        return " / ".join(parts)
+
+    def __str__(self) -> str:
+        return self.rdn()
+
+    # ------------------------------------------------------------ accessors
+    def hand(self, seat: str | int) -> Hand:
+        i = seat if isinstance(seat, int) else self.rules.check_seat(seat)
+        return self.hands[i]
+
+    @property
+    def cards_per_hand(self) -> int:
+        return len(self.hands[0])
+
+    @property
+    def in_play_mask(self) -> int:
+        m = self.nest.mask
+        for h in self.hands:
+            m |= h.mask
+        return m
+
+    @property
+    def out_of_play(self) -> Hand:
+        return Hand(self.rules.deck_mask & ~self.in_play_mask)
+
+    def total_points(self) -> int:
+        """Points at stake in this position: counters in the hands and nest,
+        trick points, the last-trick bonus and the most-tricks bonus when some
+        side must reach it."""
+        r = self.rules
+        tricks = self.cards_per_hand
+        total = r.points_of_mask(self.in_play_mask) + r.trick_points * tricks
+        if tricks:
+            total += r.last_trick_bonus
+        if r.most_tricks is not None and most_tricks_always_awarded(r.most_tricks[0], tricks):
+            total += r.most_tricks[1]
+        return total
+
+    def with_hands(self, hands: Iterable[Hand], nest: Hand | None = None) -> "Deal":
+        return Deal(self.rules, tuple(hands), self.nest if nest is None else nest)
+
+
+def most_tricks_always_awarded(n: int, tricks: int) -> bool:
+    """True when, over ``tricks`` tricks, exactly one side always reaches ``n``
+    (so the bonus goes to one side whatever happens)."""
+    return tricks % 2 == 1 and n == (tricks + 1) // 2
+
+
+def _parse_hand(text: str, who: str) -> Hand:
+    try:
+        return Hand.from_rdn(text)
+    except (InvalidCardError, DuplicateCardError) as e:
+        raise type(e)(f"{e} (in {who})") from None
+
+
+def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = None) -> Deal:
+    """One uniformly random deal: ``hand_size`` cards a seat, ``nest_size`` to
+    the nest, any remainder out of play. Reproducible per seed."""
+    rules = Rules.from_spec(rules)
+    rng = _rng(seed)
+    deck = np.array(mask_indices(rules.deck_mask), dtype=np.int64)
+    order = rng.permutation(len(deck))
+    cards = deck[order]
+    k = rules.hand_size
+    hands = []
+    for s in range(rules.seats):
+        m = 0
+        for idx in cards[s * k:(s + 1) * k]:
+            m |= 1 << int(idx)
+        hands.append(Hand(m))
+    nest = 0
+    start = rules.seats * k
+    for idx in cards[start:start + rules.nest_size]:
+        nest |= 1 << int(idx)
+    return Deal(rules, tuple(hands), Hand(nest))
+
+
+def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Iterator[Deal]:
+    """``count`` random deals from one seeded stream."""
+    rng = _rng(seed)
+    for _ in range(count):
+        yield random_deal(rules, rng)

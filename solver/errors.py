@@ -1,0 +1,33 @@
+"""The error hierarchy. Every error is a ValueError whose message quotes the bad input."""
+
+
+class RookError(ValueError):
+    """Base class for every error rook-analyze raises on bad input or illegal actions."""
+
+
+class RulesError(RookError):
+    """A rules specification that is unknown, malformed or makes no sense for the deck."""
+
+
+class NotationError(RookError):
+    """Text that is not valid Rook deal notation (RDN)."""
+
+
+class InvalidCardError(NotationError):
+    """A token that is not a card, or a card that is not in this deck."""
+
+
+class DuplicateCardError(NotationError):
+    """The same card given twice."""
+
+
+class DealError(NotationError):
+    """Hands of the wrong size, unequal hands, unknown seats and other malformed deals."""
+
+
+class IllegalActionError(RookError):
+    """A bid, discard, trump or play that the rules do not allow."""
+
+
+class ConstraintError(RookError):
+    """Sampling constraints that are malformed or cannot be satisfied."""

@@ -1,0 +1,419 @@
+"""The rule model: an immutable ``Rules`` value, the presets of RULES.md and
+knob overrides written as ``full,bird=low,nest_size=6``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import cached_property
+from typing import Any
+
+from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, mask_indices
+from .errors import RulesError
+
+BIRD_RANKS = ("high", "ten_and_half", "low", "none")
+FIRST_LEADS = ("declarer", "left_of_declarer", "left_of_dealer")
+BIRD_PLAYS = ("trump_suit", "any_time")
+NEST_TO = ("declarer", "last_trick")
+ALL_PASS = ("redeal", "dealer_forced")
+
+# The knobs of CONTRACT.md, in the order ``spec()`` writes them.
+KNOBS = (
+    "hand_size", "nest_size", "bird", "double_bird", "one_high", "first_lead", "bird_play",
+    "nest_to", "trick_points", "last_trick_bonus", "most_tricks", "min_bid", "bid_step",
+    "max_bid", "all_pass", "target",
+)
+_BOOL_KNOBS = ("double_bird", "one_high")
+_INT_KNOBS = ("hand_size", "nest_size", "trick_points", "last_trick_bonus", "min_bid", "bid_step",
+              "max_bid", "target")
+_CHOICE_KNOBS = {"bird": BIRD_RANKS, "first_lead": FIRST_LEADS, "bird_play": BIRD_PLAYS,
+                 "nest_to": NEST_TO, "all_pass": ALL_PASS}
+
+
+def seat_names(seats: int) -> tuple[str, ...]:
+    """Seat names clockwise: N E S W at a four-player table, P1..Pn otherwise."""
+    if seats == 4:
+        return ("N", "E", "S", "W")
+    return tuple(f"P{i + 1}" for i in range(seats))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Everything that decides how a hand is dealt, played and scored.
+
+    Build one with ``Rules.preset(name)`` or ``Rules.from_spec(text)``; change
+    knobs with ``with_knobs(...)``, which re-derives ``hand_size`` from the
+    deck unless it is given."""
+
+    name: str
+    numbers: tuple[int, ...]                 # the numbers in each color
+    counters: tuple[tuple[int, int], ...]    # (number, points) of the counters
+    bird: str = "high"
+    double_bird: bool = False
+    one_high: bool = False
+    hand_size: int = 13
+    nest_size: int = 5
+    bird_points: int = 20
+    first_lead: str = "declarer"
+    bird_play: str = "trump_suit"
+    nest_to: str = "declarer"
+    trick_points: int = 0
+    last_trick_bonus: int = 0
+    most_tricks: tuple[int, int] | None = None
+    min_bid: int | None = 70
+    bid_step: int | None = 5
+    max_bid: int | None = 120
+    all_pass: str = "redeal"
+    target: int = 300
+    no_trump: bool = False                   # may trump be 'none' (bridge only)
+    seats: int = 4
+    teams: tuple[int, ...] | None = (0, 1, 0, 1)  # None: the declarer plays alone
+
+    # ----------------------------------------------------------- construction
+    @classmethod
+    def preset(cls, name: str) -> "Rules":
+        try:
+            return PRESETS[name.strip().lower()]
+        except KeyError:
+            raise RulesError(
+                f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
+            ) from None
+
+    @classmethod
+    def from_spec(cls, spec: "str | Rules") -> "Rules":
+        """Parse ``preset[,knob=value...]``, e.g. ``full,bird=low,nest_size=6``."""
+        if isinstance(spec, Rules):
+            return spec
+        parts = [p.strip() for p in str(spec).split(",")]
+        if not parts or not parts[0]:
+            raise RulesError(f"rules {spec!r}: expected a preset name, e.g. 'full'")
+        base = cls.preset(parts[0])
+        knobs: dict[str, Any] = {}
+        for part in parts[1:]:
+            if not part:
+                continue
+            if "=" not in part:
+                raise RulesError(f"rules knob {part!r} in {spec!r}: expected knob=value")
+            key, value = (s.strip() for s in part.split("=", 1))
+            key = key.lower()
+            if key in knobs:
+                raise RulesError(f"rules knob {key!r} given twice in {spec!r}")
+            knobs[key] = _parse_knob(key, value)
+        return base.with_knobs(**knobs)
+
+    def with_knobs(self, **knobs: Any) -> "Rules":
+        """A copy with the given knobs changed, validated."""
+        for key in knobs:
+            if key not in KNOBS and key not in ("seats", "teams"):
+                raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
+        if "hand_size" not in knobs:
+            # the hands take what the nest leaves; any remainder is out of play
+            bird = knobs.get("bird", self.bird)
+            birds = 0 if bird == "none" else (2 if knobs.get("double_bird", self.double_bird) else 1)
+            deck = 4 * len(self.numbers) + birds
+            nest = knobs.get("nest_size", self.nest_size)
+            if isinstance(nest, int):
+                knobs["hand_size"] = max(deck - nest, 0) // knobs.get("seats", self.seats)
+        return replace(self, **knobs)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def _validate(self) -> None:
+        def bad(msg: str) -> RulesError:
+            return RulesError(f"rules {self.spec_unchecked()!r}: {msg}")
+
+        if self.bird not in BIRD_RANKS:
+            raise bad(f"bird={self.bird!r} must be one of {', '.join(BIRD_RANKS)}")
+        for key, choices in _CHOICE_KNOBS.items():
+            if getattr(self, key) not in choices:
+                raise bad(f"{key}={getattr(self, key)!r} must be one of {', '.join(choices)}")
+        if self.double_bird and self.bird == "none":
+            raise bad("double_bird=true needs a Rook in the deck (bird is none)")
+        if self.one_high and 1 not in self.numbers:
+            raise bad("one_high=true but this deck has no 1s")
+        if not 2 <= self.seats <= 6:
+            raise bad(f"seats={self.seats} must be 2..6")
+        if self.teams is not None:
+            if len(self.teams) != self.seats or set(self.teams) != {0, 1}:
+                raise bad(f"teams={self.teams!r} must give each of {self.seats} seats side 0 or 1, both sides used")
+        if self.nest_size < 0:
+            raise bad(f"nest_size={self.nest_size} must be 0 or more")
+        if self.hand_size < 1:
+            raise bad(f"the {self.deck_size}-card deck leaves no cards for the hands with nest_size={self.nest_size}")
+        need = self.hand_size * self.seats + self.nest_size
+        if need > self.deck_size:
+            raise bad(
+                f"hand_size={self.hand_size} x {self.seats} seats + nest_size={self.nest_size} = {need} cards, "
+                f"but the deck has {self.deck_size}"
+            )
+        if self.hand_size * self.seats > 64:
+            raise bad("more than 64 cards in the hands")
+        for key in ("trick_points", "last_trick_bonus", "bird_points"):
+            if getattr(self, key) < 0:
+                raise bad(f"{key}={getattr(self, key)} must be 0 or more")
+        if self.most_tricks is not None:
+            n, p = self.most_tricks
+            if not (self.hand_size / 2 < n <= self.hand_size):
+                raise bad(
+                    f"most_tricks={n}:{p}: N must be more than half of the {self.hand_size} tricks "
+                    f"and at most {self.hand_size}"
+                )
+            if p < 0:
+                raise bad(f"most_tricks={n}:{p}: the bonus must be 0 or more")
+        bids = (self.min_bid, self.bid_step, self.max_bid)
+        if any(b is None for b in bids):
+            if not all(b is None for b in bids):
+                raise bad("min_bid, bid_step and max_bid are given together or not at all")
+        else:
+            for key in ("min_bid", "bid_step", "max_bid"):
+                v = getattr(self, key)
+                if v <= 0 or v % 5:
+                    raise bad(f"{key}={v} must be a positive multiple of 5")
+            if self.min_bid > self.max_bid:
+                raise bad(f"min_bid={self.min_bid} is above max_bid={self.max_bid}")
+        if self.target <= 0:
+            raise bad(f"target={self.target} must be positive")
+
+    # ------------------------------------------------------------- text form
+    def spec_unchecked(self) -> str:
+        base = PRESETS.get(self.name)
+        parts = [self.name]
+        for key in KNOBS:
+            value = getattr(self, key)
+            if base is not None and getattr(base, key) == value:
+                continue
+            if key == "hand_size" and value == self.derived_hand_size:
+                continue
+            parts.append(f"{key}={_format_knob(key, value)}")
+        return ",".join(parts)
+
+    def spec(self) -> str:
+        """The canonical text form: the preset and the knobs that differ from it."""
+        return self.spec_unchecked()
+
+    def __str__(self) -> str:
+        return self.spec()
+
+    # ---------------------------------------------------------------- decks
+    @property
+    def derived_hand_size(self) -> int:
+        """The hand size the deck gives when it is not set: what the nest leaves, per seat."""
+        return max(self.deck_size - self.nest_size, 0) // self.seats
+
+    @property
+    def bird_count(self) -> int:
+        if self.bird == "none":
+            return 0
+        return 2 if self.double_bird else 1
+
+    @property
+    def deck_size(self) -> int:
+        return 4 * len(self.numbers) + self.bird_count
+
+    @cached_property
+    def deck_mask(self) -> int:
+        m = 0
+        for c in range(4):
+            for n in self.numbers:
+                m |= 1 << (c * 16 + n)
+        if self.bird_count >= 1:
+            m |= 1 << ROOK_INDEX
+        if self.bird_count == 2:
+            m |= 1 << ROOK2_INDEX
+        return m
+
+    def deck(self) -> list[Card]:
+        return [Card.from_index(i) for i in mask_indices(self.deck_mask)]
+
+    @property
+    def tricks(self) -> int:
+        return self.hand_size
+
+    @property
+    def out_of_play(self) -> int:
+        """Cards left over after the deal, out of play and unseen."""
+        return self.deck_size - self.hand_size * self.seats - self.nest_size
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return seat_names(self.seats)
+
+    @property
+    def trumps(self) -> tuple[str, ...]:
+        """The trump choices: the four colors, and 'none' where allowed."""
+        return COLORS + (("none",) if self.no_trump else ())
+
+    @cached_property
+    def _points_by_index(self) -> tuple[int, ...]:
+        table = [0] * 64
+        for number, points in self.counters:
+            if number in self.numbers:
+                for c in range(4):
+                    table[c * 16 + number] = points
+        if self.bird_count >= 1:
+            table[ROOK_INDEX] = self.bird_points
+        if self.bird_count == 2:
+            table[ROOK2_INDEX] = self.bird_points
+        return tuple(table)
+
+    def card_points(self, card: Card | int) -> int:
+        index = card if isinstance(card, int) else card.index
+        return self._points_by_index[index]
+
+    def points_of_mask(self, mask: int) -> int:
+        table = self._points_by_index
+        total = 0
+        m = mask
+        while m:
+            low = m & -m
+            total += table[low.bit_length() - 1]
+            m ^= low
+        return total
+
+    @property
+    def counter_total(self) -> int:
+        """Points in the counters of the whole deck."""
+        return self.points_of_mask(self.deck_mask)
+
+    @property
+    def total_points(self) -> int:
+        """Points a hand distributes when no counter is out of play: counters,
+        trick points, the last-trick bonus and the most-tricks bonus."""
+        total = self.counter_total + self.trick_points * self.tricks + self.last_trick_bonus
+        if self.most_tricks is not None:
+            total += self.most_tricks[1]
+        return total
+
+    @property
+    def has_auction(self) -> bool:
+        return self.min_bid is not None
+
+    def bid_levels(self) -> list[int]:
+        """Every bid the rules allow, from min_bid to max_bid in steps of 5."""
+        if not self.has_auction:
+            raise RulesError(f"rules {self.spec()!r} have no bidding")
+        return list(range(self.min_bid, self.max_bid + 1, 5))
+
+    # ------------------------------------------------------------- rank order
+    def color_order(self, trump: str | None = None, color: str | None = None) -> list[int]:
+        """Card indices of one color from low to high rank. In the trump color the
+        birds are placed per ``bird``; the birds belong to no other color."""
+        cidx = COLORS.index(color)
+        nums = sorted(self.numbers)
+        if self.one_high and 1 in nums:
+            nums = nums[1:] + [1]
+        order = [cidx * 16 + n for n in nums]
+        if trump == color and self.bird_count:
+            birds = [ROOK2_INDEX, ROOK_INDEX] if self.double_bird else [ROOK_INDEX]  # Rook2 just below
+            if self.bird == "high":
+                order = order + birds
+            elif self.bird == "low":
+                order = birds + order
+            else:  # ten_and_half: just above every trump that ranks at or below 10
+                def rank(idx: int) -> int:
+                    n = idx - cidx * 16
+                    return 15 if (self.one_high and n == 1) else n
+                pos = next((i for i, idx in enumerate(order) if rank(idx) > 10), len(order))
+                order = order[:pos] + birds + order[pos:]
+        return order
+
+    def check_trump(self, trump: str) -> str:
+        """Normalise a trump name (B, R, Y, G or none) or raise."""
+        t = str(trump).strip()
+        t = "none" if t.lower() == "none" else t.upper()
+        if t not in self.trumps:
+            allowed = ", ".join(self.trumps)
+            why = " (the Rook is always a trump, so a trump color must be named)" if t == "none" else ""
+            raise RulesError(f"trump {trump!r} is not allowed under {self.spec()!r}: choose {allowed}{why}")
+        return t
+
+    def check_seat(self, seat: str) -> int:
+        """Index of a seat name (case ignored) or raise."""
+        s = str(seat).strip().upper()
+        names = self.seat_names
+        if s not in names:
+            raise RulesError(f"seat {seat!r}: choose one of {' '.join(names)}")
+        return names.index(s)
+
+    def side_of(self, seat: int, declarer: int) -> int:
+        """1 for the declaring side, 0 for the defenders."""
+        if self.teams is None:
+            return 1 if seat == declarer else 0
+        return 1 if self.teams[seat] == self.teams[declarer] else 0
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % self.seats
+
+    def first_leader(self, declarer: int, dealer: int) -> int:
+        if self.first_lead == "declarer":
+            return declarer
+        if self.first_lead == "left_of_declarer":
+            return self.left_of(declarer)
+        return self.left_of(dealer)
+
+
+def _parse_knob(key: str, value: str) -> Any:
+    v = value.strip().lower()
+    if key in _BOOL_KNOBS:
+        if v in ("true", "yes", "1", "on"):
+            return True
+        if v in ("false", "no", "0", "off"):
+            return False
+        raise RulesError(f"rules knob {key}={value!r}: expected true or false")
+    if key in _INT_KNOBS:
+        try:
+            return int(v)
+        except ValueError:
+            raise RulesError(f"rules knob {key}={value!r}: expected a whole number") from None
+    if key in _CHOICE_KNOBS:
+        if v not in _CHOICE_KNOBS[key]:
+            raise RulesError(f"rules knob {key}={value!r}: expected one of {', '.join(_CHOICE_KNOBS[key])}")
+        return v
+    if key == "most_tricks":
+        if v == "none":
+            return None
+        try:
+            n, p = (int(x) for x in v.split(":"))
+        except ValueError:
+            raise RulesError(f"rules knob most_tricks={value!r}: expected N:P (e.g. 5:20) or none") from None
+        return (n, p)
+    raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
+
+
+def _format_knob(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "most_tricks":
+        return "none" if value is None else f"{value[0]}:{value[1]}"
+    return str(value)
+
+
+_STANDARD_COUNTERS = ((5, 5), (10, 10), (14, 10))
+
+PRESETS: dict[str, Rules] = {
+    "full": Rules(
+        name="full", numbers=tuple(range(1, 15)), counters=_STANDARD_COUNTERS,
+        hand_size=13, nest_size=5, first_lead="declarer", bird_play="trump_suit", nest_to="declarer",
+    ),
+    "hasbro": Rules(
+        name="hasbro", numbers=tuple(range(5, 15)), counters=_STANDARD_COUNTERS,
+        hand_size=9, nest_size=5, first_lead="left_of_dealer", bird_play="any_time", nest_to="last_trick",
+    ),
+    "kentucky": Rules(
+        name="kentucky", numbers=(1,) + tuple(range(5, 15)), counters=((1, 15),) + _STANDARD_COUNTERS,
+        one_high=True, hand_size=10, nest_size=5, first_lead="left_of_dealer", bird_play="any_time",
+        nest_to="last_trick", min_bid=100, max_bid=180, all_pass="dealer_forced", target=500,
+    ),
+    "dixie40": Rules(
+        name="dixie40", numbers=tuple(range(5, 15)), counters=((5, 5), (10, 10), (13, 10)),
+        bird="none", hand_size=9, nest_size=4, first_lead="left_of_dealer", bird_play="trump_suit",
+        nest_to="last_trick", most_tricks=(5, 20), min_bid=65, max_bid=120, all_pass="dealer_forced",
+    ),
+    "bridge": Rules(
+        name="bridge", numbers=tuple(range(2, 15)), counters=(), bird="none", hand_size=13, nest_size=0,
+        first_lead="left_of_declarer", bird_play="trump_suit", nest_to="declarer", trick_points=1,
+        min_bid=None, bid_step=None, max_bid=None, no_trump=True,
+    ),
+}
+
+RULE_FIELDS = tuple(f.name for f in fields(Rules))
