@@ -14,3 +14,7 @@ __all__ = [
     "RookError", "RulesError", "NotationError", "InvalidCardError", "DuplicateCardError",
     "DealError", "IllegalActionError", "ConstraintError",
 ]
+
+from .api import SolveResult, Solver, card_values, needs_compile, solve, solve_batch  # noqa: E402
+
+__all__ += ["SolveResult", "Solver", "solve", "card_values", "solve_batch", "needs_compile"]

@@ -102,9 +102,14 @@ class Rules:
 
     def with_knobs(self, **knobs: Any) -> "Rules":
         """A copy with the given knobs changed, validated."""
-        for key in knobs:
+        for key, value in knobs.items():
             if key not in KNOBS and key not in ("seats", "teams"):
                 raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
+            if key in KNOBS and isinstance(value, str):
+                # the same text the spec takes: with_knobs(bird="low", nest_size="6")
+                knobs[key] = _parse_knob(key, value)
+            elif key in ("most_tricks", "teams") and isinstance(value, list):
+                knobs[key] = tuple(value)
         if "hand_size" not in knobs:
             # the hands take what the nest leaves; any remainder is out of play
             bird = knobs.get("bird", self.bird)
@@ -119,6 +124,8 @@ class Rules:
         self._validate()
 
     def _validate(self) -> None:
+        self._check_types()
+
         def bad(msg: str) -> RulesError:
             return RulesError(f"rules {self.spec_unchecked()!r}: {msg}")
 
@@ -174,15 +181,39 @@ class Rules:
         if self.target <= 0:
             raise bad(f"target={self.target} must be positive")
 
+    def _check_types(self) -> None:
+        """Knob values of the wrong type (e.g. from ``with_knobs``), before anything formats them."""
+        def wrong(key: str, expected: str) -> RulesError:
+            return RulesError(f"rules knob {key}={getattr(self, key)!r}: expected {expected}")
+
+        def is_int(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        for key in _BOOL_KNOBS:
+            if not isinstance(getattr(self, key), bool):
+                raise wrong(key, "true or false")
+        for key in _INT_KNOBS + ("seats", "bird_points"):
+            v = getattr(self, key)
+            if not is_int(v) and not (v is None and key in ("min_bid", "bid_step", "max_bid")):
+                raise wrong(key, "a whole number")
+        mt = self.most_tricks
+        if mt is not None and not (isinstance(mt, tuple) and len(mt) == 2 and all(is_int(x) for x in mt)):
+            raise wrong("most_tricks", "a pair (N, P) of whole numbers, or None")
+        if self.teams is not None and not (isinstance(self.teams, tuple) and all(is_int(x) for x in self.teams)):
+            raise wrong("teams", "a tuple of sides 0/1, one per seat, or None")
+
     # ------------------------------------------------------------- text form
     def spec_unchecked(self) -> str:
         base = PRESETS.get(self.name)
         parts = [self.name]
         for key in KNOBS:
             value = getattr(self, key)
-            if base is not None and getattr(base, key) == value:
+            if key == "hand_size":
+                # from_spec re-derives hand_size from the deck, so only a different size is written
+                if value != self.derived_hand_size:
+                    parts.append(f"hand_size={value}")
                 continue
-            if key == "hand_size" and value == self.derived_hand_size:
+            if base is not None and getattr(base, key) == value:
                 continue
             parts.append(f"{key}={_format_knob(key, value)}")
         return ",".join(parts)
@@ -321,8 +352,8 @@ class Rules:
         """Normalise a trump name (B, R, Y, G or none) or raise."""
         t = str(trump).strip()
         t = "none" if t.lower() == "none" else t.upper()
-        if t not in self.trumps:
-            allowed = ", ".join(self.trumps)
+        if t not in self.trumps or (t == "none" and self.bird_count):
+            allowed = ", ".join(x for x in self.trumps if not (x == "none" and self.bird_count))
             why = " (the Rook is always a trump, so a trump color must be named)" if t == "none" else ""
             raise RulesError(f"trump {trump!r} is not allowed under {self.spec()!r}: choose {allowed}{why}")
         return t

@@ -1,0 +1,341 @@
+"""Building blocks every ``rook-analyze`` command shares.
+
+Parameter types for rules, seats and trump; one ``--format`` option and the
+printers behind it; deal input from an argument, a file or standard input;
+one-line errors with exit status 2; the compile notice and progress bars.
+Data goes to standard output, everything else to standard error."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+
+import click
+
+from rook_analyze.solver import PRESETS, Deal, RookError, Rules
+
+SEATS = ("N", "E", "S", "W")
+TRUMPS = ("B", "R", "Y", "G", "none")
+
+# click >= 8.2 raises this for a bare group call; it prints the help, keep it
+_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+# ------------------------------------------------------------------- errors
+class BadInput(click.UsageError):
+    """Bad input or usage: one line on standard error, exit status 2."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, ctx: click.Context | None = None, hint: bool = False) -> None:
+        # one line, whatever the library put in the message
+        super().__init__(" ".join(str(message).split()), ctx)
+        self.hint = hint
+
+    def show(self, file: Any = None) -> None:
+        msg = f"Error: {self.format_message()}"
+        if self.hint and self.ctx is not None:
+            msg += f" (see '{self.ctx.command_path} --help')"
+        click.echo(msg, file=file if file is not None else sys.stderr)
+
+
+def _one_line(e: click.ClickException) -> click.ClickException:
+    if isinstance(e, BadInput) or (_NO_ARGS_IS_HELP and isinstance(e, _NO_ARGS_IS_HELP)):
+        return e
+    if isinstance(e, click.UsageError):
+        return BadInput(e.format_message(), e.ctx, hint=True)
+    if isinstance(e, click.FileError):  # a file that cannot be opened is bad input too
+        return BadInput(e.format_message())
+    return e
+
+
+class RookGroup(click.Group):
+    """A click group that turns every ``RookError`` and usage error into a
+    one-line message and exit status 2, so commands need not repeat it."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as e:
+            raise _one_line(e) from None
+        except RookError as e:
+            raise BadInput(str(e)) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as e:
+            raise _one_line(e) from None
+        except RookError as e:
+            raise BadInput(str(e)) from None
+
+
+def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
+    """Call ``fn``; a ``RookError`` becomes ``BadInput`` prefixed with ``what``
+    (the option or input it came from)."""
+    try:
+        return fn(*args)
+    except RookError as e:
+        raise BadInput(f"{what}: {e}" if what else str(e)) from None
+
+
+# ---------------------------------------------------------- parameter types
+class RulesType(click.ParamType):
+    """``--rules``: a preset and knob overrides, ``full,bird=low,nest_size=6``."""
+
+    name = "rules"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
+        if isinstance(value, Rules):
+            return value
+        try:
+            return Rules.from_spec(value)
+        except RookError as e:
+            self.fail(str(e), param, ctx)
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "PRESET[,KNOB=VALUE...]"
+
+
+class SeatType(click.ParamType):
+    """A seat, ``N E S W`` (case ignored); converts to the canonical letter."""
+
+    name = "seat"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        s = str(value).strip().upper()
+        if s not in SEATS:
+            self.fail(f"seat {value!r}: choose one of {' '.join(SEATS)}", param, ctx)
+        return s
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[N|E|S|W]"
+
+
+class TrumpType(click.ParamType):
+    """A trump, ``B R Y G`` or ``none`` (case ignored). Whether ``none`` is
+    allowed depends on the rules: check with :func:`check_trump`."""
+
+    name = "trump"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        t = str(value).strip()
+        t = "none" if t.lower() == "none" else t.upper()
+        if t not in TRUMPS:
+            self.fail(f"trump {value!r}: choose one of {', '.join(TRUMPS)}", param, ctx)
+        return t
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[B|R|Y|G|none]"
+
+
+RULES = RulesType()
+SEAT = SeatType()
+TRUMP = TrumpType()
+
+
+def rules_option(required: bool = True, **kw: Any) -> Callable:
+    """The shared ``--rules`` option."""
+    kw.setdefault("help", f"Rules preset ({', '.join(PRESETS)}) and knob overrides, "
+                          "e.g. 'full,bird=low,nest_size=6'.")
+    return click.option("--rules", "rules", type=RULES, required=required, **kw)
+
+
+def check_trump(rules: Rules, trump: str, option: str = "--trump") -> str:
+    """The trump, checked against the rules ('none' only where the preset allows it)."""
+    return checked(rules.check_trump, trump, what=option)
+
+
+# ------------------------------------------------------------------- output
+def output_format(choices: Sequence[str] = ("table", "json", "csv"), default: str = "table",
+                  help: str | None = None) -> Callable:
+    """The one ``--format`` option every command uses (stored as ``fmt``)."""
+    text = help or "Output format: " + ", ".join(choices) + "."
+    return click.option("--format", "fmt", type=click.Choice(list(choices), case_sensitive=False),
+                        default=default, show_default=True, help=text)
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy: numpy scalars and arrays to Python, NaN to None,
+    cards, hands and deals to RDN."""
+    if isinstance(value, Mapping):
+        return {str(plain(k)): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [plain(v) for v in value]
+    if hasattr(value, "rdn") and callable(value.rdn):
+        return value.rdn()
+    if isinstance(value, Rules):
+        return value.spec()
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # numpy scalar or array
+        return plain(value.tolist())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def records_of(data: Any) -> list[dict[str, Any]]:
+    """A pandas DataFrame or an iterable of dicts as a list of plain dicts."""
+    if hasattr(data, "to_dict") and hasattr(data, "columns"):
+        return [plain(r) for r in data.to_dict(orient="records")]
+    return [plain(dict(r)) for r in data]
+
+
+def _cell(value: Any) -> str:
+    """A table or csv cell: nested values as compact JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    if isinstance(value, float):
+        return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.0f}"
+    return str(value)
+
+
+def format_table(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+    """Aligned text: numbers right-aligned, text left-aligned."""
+    if columns is None:
+        columns = _columns(records)
+    if not columns:
+        return ""
+    cells = [[_cell(r.get(c)) for c in columns] for r in records]
+    numeric = [all(isinstance(r.get(c), (int, float)) or r.get(c) is None for r in records) for c in columns]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        out = [v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)]
+        return "  ".join(out).rstrip()
+
+    return "\n".join([line(list(columns))] + [line(row) for row in cells])
+
+
+def _columns(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    cols: list[str] = []
+    for r in records:
+        for k in r:
+            if k not in cols:
+                cols.append(k)
+    return cols
+
+
+def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:
+    """Print a DataFrame, a list of dicts or (json only) one dict to standard
+    output as ``table``, ``json`` (one document), ``jsonl`` (one object a line)
+    or ``csv``."""
+    fmt = fmt.lower()
+    if fmt == "json":
+        doc = plain(data) if isinstance(data, Mapping) else records_of(data)
+        click.echo(json.dumps(doc, indent=2))
+        return
+    if isinstance(data, Mapping):
+        data = [data]
+    records = records_of(data)
+    if columns is not None:
+        records = [{c: r.get(c) for c in columns} for r in records]
+    if fmt == "jsonl":
+        for r in records:
+            click.echo(json.dumps(r))
+    elif fmt == "csv":
+        click.echo(format_csv(records, columns), nl=False)
+    elif fmt == "table":
+        text = format_table(records, columns)
+        if text:
+            click.echo(text)
+    else:
+        raise BadInput(f"unknown output format {fmt!r}")
+
+
+def format_csv(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None,
+               header: bool = True) -> str:
+    cols = list(columns) if columns is not None else _columns(records)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    if header:
+        w.writerow(cols)
+    for r in records:
+        w.writerow([_cell(r.get(c)) for c in cols])
+    return buf.getvalue()
+
+
+# -------------------------------------------------------------- deal input
+def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, str]]:
+    """The deals of a command: ``deal`` (text, or ``-`` for standard input) or
+    an open ``file``; one deal a line, blank and ``#`` lines skipped.
+    Yields ``(where, text)`` with ``where`` naming the source and line."""
+    if deal is not None and file is not None:
+        raise BadInput("give a DEAL or --file PATH, not both")
+    if file is None and (deal is None or not deal.strip()):
+        raise BadInput("no deal: give a DEAL argument, --file PATH, or - to read standard input",
+                       click.get_current_context(silent=True), hint=True)
+    if file is None and deal.strip() != "-":
+        yield "DEAL", deal
+        return
+    if file is None:
+        stream, name = sys.stdin, "<stdin>"
+    else:
+        stream, name = file, getattr(file, "name", "--file")
+        name = "<stdin>" if name in ("-", "<stdin>") else name
+    try:
+        for n, line in enumerate(stream, start=1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            yield f"{name} line {n}", text
+    except UnicodeDecodeError as e:  # decoded in blocks: no trustworthy line number
+        raise BadInput(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r})") from None
+
+
+def parse_deals(lines: Iterable[tuple[str, str]], rules: Rules, complete: bool = False) -> list[tuple[str, Deal]]:
+    """Parse every deal first, so bad input fails before any long solve."""
+    out = []
+    for where, text in lines:
+        try:
+            out.append((where, Deal.from_rdn(text, rules, complete=complete)))
+        except RookError as e:
+            raise BadInput(f"{where}: {e}") from None
+    if not out:
+        raise BadInput("no deals in the input (blank lines and # lines are skipped)")
+    return out
+
+
+def deal_input(f: Callable) -> Callable:
+    """``DEAL`` (words joined, so quoting is optional; ``-`` = standard input)
+    and ``--file PATH`` (``-`` = standard input)."""
+    f = click.option("--file", "file", type=click.File("r", encoding="utf-8"), default=None,
+                     help="Read deals from PATH, one a line (blank lines and # lines skipped); - for standard input.")(f)
+    f = click.argument("deal", nargs=-1)(f)
+    return f
+
+
+def joined(words: Sequence[str]) -> str | None:
+    return " ".join(words) if words else None
+
+
+# -------------------------------------------------------- notice, progress
+_NOTICE_SHOWN = False
+
+
+def compile_notice() -> None:
+    """Say once on standard error when the solver must be compiled (a cold
+    numba cache), so the first run's wait is not a mystery."""
+    global _NOTICE_SHOWN
+    if _NOTICE_SHOWN:
+        return
+    _NOTICE_SHOWN = True
+    from rook_analyze.solver import needs_compile
+
+    if needs_compile():
+        click.echo("compiling the solver (first run only)...", err=True)
+
+
+def progress(total: int | None, desc: str, **kw: Any):
+    """A tqdm bar on standard error, shown only when it is a terminal."""
+    from tqdm import tqdm
+
+    err = sys.stderr
+    disable = not (hasattr(err, "isatty") and err.isatty())
+    return tqdm(total=total, desc=desc, file=err, disable=disable, leave=False, **kw)

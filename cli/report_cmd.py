@@ -1,0 +1,133 @@
+"""``rook-analyze report``: summaries and bid-success curves of a simulate dataset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from rook_analyze.cli.common import BadInput, format_table, output_format, plain, records_of
+from rook_analyze.analysis.report import FEATURE_TEXT, TARGETS, Report
+
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+@click.command()
+@click.argument("directory", metavar="DIR", type=click.Path(exists=True, file_okay=False))
+@output_format(("table", "json", "csv"),
+               help="table: readable sections; json: one document; csv: every number as "
+                    "section,row,column,value.")
+@click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also save the bid-success curves to FILE (.png, .svg or .pdf).")
+@click.option("--target", type=click.Choice(sorted(TARGETS), case_sensitive=False), default="policy",
+              show_default=True,
+              help="policy: points with the trump the nest policy names (what a declarer can get); "
+                   "best: with the best trump in hindsight (an upper bound).")
+@click.option("--buckets", type=click.IntRange(min=1, max=10), default=5, show_default=True,
+              help="Hand-count groups of the bid-success curves.")
+def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int) -> None:
+    """Summaries and bid-success curves from a simulate dataset at DIR.
+
+    \b
+    - A hand count fitted to the data (least squares of the declarer's
+      double-dummy points on features of the dealt hand), printed as a
+      formula to use at the table, with its R-squared and typical error on
+      held-out deals.
+    - Bid success: the chance that the declaring side takes at least each
+      bid, by hand-count group and by hand count in steps of 5.
+    - Trump choice: how often the policy's trump is the best trump in
+      hindsight and what it costs; points by trumps held.
+    - Results by the declarer's seat relative to the dealer.
+
+    A dataset still being written (or stopped) is reported on its finished parts.
+
+    \b
+    Example:
+      rook-analyze report runs/hasbro --plot curves.png
+    """
+    from rook_analyze.analysis.report import build_report, plot_report
+
+    if plot is not None and Path(plot).suffix.lower() not in PLOT_SUFFIXES:
+        raise BadInput(f"--plot {plot!r}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
+    rep = build_report(directory, target=target.lower(), buckets=buckets)
+    fmt = fmt.lower()
+    if fmt == "json":
+        click.echo(json.dumps(plain(rep.to_dict()), indent=2))
+    elif fmt == "csv":
+        # pandas writes floats in full (the shared csv printer rounds to 6 digits)
+        click.echo(rep.to_long().to_csv(index=False, lineterminator="\n"), nl=False)
+    else:
+        click.echo(render_table(rep))
+    if plot is not None:
+        fig = plot_report(rep)
+        try:
+            fig.savefig(plot, dpi=130, bbox_inches="tight")
+        except OSError as e:
+            raise BadInput(f"--plot {plot!r}: {e}") from None
+        click.echo(f"plot saved to {plot}", err=True)
+
+
+def _percent(table: pd.DataFrame) -> pd.DataFrame:
+    """make_B columns as whole percents headed by the bid."""
+    out = table.copy()
+    for col in table.columns:
+        if col.startswith("make_"):
+            out[col] = (100 * table[col]).round().astype(int)
+            out = out.rename(columns={col: col[len("make_"):]})
+    for col in ("mean_points", "mean_best_points", "mean_count"):
+        if col in out.columns:
+            out[col] = out[col].round(1)
+    if "share" in out.columns:
+        out["share"] = (100 * out["share"]).round(1)
+        out = out.rename(columns={"share": "share_%"})
+    return out
+
+
+def render_table(rep: Report) -> str:
+    c = rep.count
+    seats = rep.rows // max(rep.deals, 1)
+    state = "complete" if rep.complete else f"INCOMPLETE: {rep.deals} of {rep.deals_planned} deals so far"
+    what = ("the trump the nest policy names" if rep.target == "policy_points"
+            else "the best trump in hindsight")
+    lines = [
+        f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {rep.deals:,} deals x {seats} seats "
+        f"as declarer = {rep.rows:,} hands ({state})",
+        f"Points: the declaring side's double-dummy points with {what} and the policy's discards.",
+        "",
+        "Hand count (least squares on the dealt hand, before the nest; it estimates the points,",
+        "so a hand that counts 95 takes about 95 on average):",
+        f"  {c.formula()}",
+    ]
+    for name in c.weights:
+        lines.append(f"    {name:<9} {FEATURE_TEXT.get(name, name)}")
+    lines += [
+        f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, mean error {c.mae:.1f} "
+        f"(in-sample R-squared {c.r2_fit:.3f})",
+        "",
+        "Chance to make each bid (% of hands), by hand-count group:",
+        format_table(records_of(_percent(rep.bid_success))),
+        "",
+        "Chance to make each bid (% of hands), by hand count (count 65 = 65 to 69; groups of 20+ hands):",
+        format_table(records_of(_percent(rep.make_by_count))) if not rep.make_by_count.empty else "  (too few hands)",
+        "",
+        "Trump choice:",
+        format_table(records_of(_trump_rows(rep.trump_choice))),
+        "",
+        "By trumps in the dealt hand (the policy's trump color and the Rook):",
+        format_table(records_of(_percent(rep.trump_length))),
+        "",
+        "By the declarer's seat (position 1 = left of the dealer):",
+        format_table(records_of(_percent(rep.positions))),
+    ]
+    return "\n".join(lines)
+
+
+def _trump_rows(table: pd.DataFrame) -> pd.DataFrame:
+    out = []
+    for rec in table.to_dict(orient="records"):
+        v = rec["value"]
+        text = f"{100 * v:.1f}%" if rec["unit"] == "share of hands" else f"{v:.1f} {rec['unit']}"
+        out.append({"statistic": rec["statistic"], "value": text})
+    return pd.DataFrame(out)

@@ -1,0 +1,127 @@
+"""``rook-analyze solve``: the double-dummy value of deals."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+
+from rook_analyze.cli.common import (SEAT, TRUMP, check_trump, checked, compile_notice,
+                                     deal_input, emit, format_csv, joined, output_format, parse_deals,
+                                     progress, read_deal_lines, rules_option)
+from rook_analyze.solver import Card, Rules, card_values
+from rook_analyze.solver import solve as solve_deal
+from rook_analyze.solver.cards import canonical_key
+
+COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
+           "defender_points", "nodes", "ms")
+
+
+def parse_trick(text: str | None) -> tuple[Card, ...]:
+    if not text:
+        return ()
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    return tuple(checked(Card.from_rdn, t, what="--trick") for t in tokens)
+
+
+@click.command()
+@rules_option()
+@click.option("--trump", type=TRUMP, required=True,
+              help="Trump color: B R Y G, or none where the rules allow it (bridge).")
+@click.option("--declarer", type=SEAT, required=True, help="The declarer's seat.")
+@click.option("--leader", type=SEAT, default=None,
+              help="Seat to lead. Default: what the rules' first_lead says "
+                   "(the declarer, left of the declarer, or left of the dealer).")
+@click.option("--dealer", type=SEAT, default="W", show_default=True,
+              help="The dealer's seat (decides the default leader under first_lead=left_of_dealer).")
+@click.option("--trick", default=None, metavar="CARDS",
+              help="Cards already played to the current trick, in order from the leader; "
+                   "they are still in the deal's hands.")
+@click.option("--cards", "with_cards", is_flag=True,
+              help="Also give the value of every legal card of the seat to play: "
+                   "declarer_points after that card, perfect play after.")
+@output_format(("table", "json", "jsonl", "csv"))
+@deal_input
+def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str, trick: str | None,
+          with_cards: bool, fmt: str, deal: tuple[str, ...], file) -> None:
+    """The double-dummy value of each deal, from a trick boundary.
+
+    DEAL is one deal in RDN (quoting optional), or - to read deals from
+    standard input; --file PATH reads a file. Files hold one deal a line;
+    blank lines and lines starting with # are skipped. A deal may be a full
+    deal or a later position (every hand the same number of cards).
+
+    declarer_points is the DD value: the points the declaring side ends the
+    hand with under perfect play by both sides (counters, trick points,
+    bonuses and the nest per the rules); defender_points the defenders'.
+
+    \b
+    Formats (one record per deal):
+      table  aligned text, one row a deal (# = its number in the input)
+      json   one JSON list of objects
+      jsonl  one JSON object a line, printed as each deal is solved
+      csv    header and one row a deal; with --cards, the cards column
+             holds a JSON object {card: declarer_points}
+    Fields: deal (canonical RDN), rules, trump, declarer, leader, dealer,
+    declarer_points, defender_points, nodes, ms (solver time for this deal,
+    milliseconds); trick when --trick is given; cards with --cards.
+
+    \b
+    Example:
+      rook-analyze deal --rules hasbro --seed 1 |
+        rook-analyze solve --rules hasbro --trump B --declarer N -
+    """
+    trump = check_trump(rules, trump)
+    declarer_i = checked(rules.check_seat, declarer, what="--declarer")
+    dealer_i = checked(rules.check_seat, dealer, what="--dealer")
+    leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
+                else checked(rules.check_seat, leader, what="--leader"))
+    played = parse_trick(trick)
+    deals = parse_deals(read_deal_lines(joined(deal), file), rules)
+    names = rules.seat_names
+
+    columns = list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])
+    streaming = fmt in ("jsonl", "csv")
+    if fmt == "csv":
+        click.echo(format_csv([], columns), nl=False)
+    compile_notice()
+    records = []
+    with progress(len(deals), "solving", unit="deal") as bar:
+        for where, d in deals:
+            res = checked(solve_deal, d, trump, declarer_i, leader_i, dealer_i, played,
+                          what=f"--trick in {where}" if played else where)
+            rec = {
+                "deal": d.rdn(), "rules": rules.spec(), "trump": trump, "declarer": names[declarer_i],
+                "leader": names[leader_i], "dealer": names[dealer_i],
+                "declarer_points": int(res.declarer_points), "defender_points": int(res.defender_points),
+                "nodes": int(res.nodes), "ms": round(float(res.ms), 3),
+            }
+            if played:
+                rec["trick"] = [c.rdn() for c in played]
+            if with_cards:
+                values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
+                rec["cards"] = {c.rdn(): int(v) for c, v in sorted(values.items(),
+                                                                      key=lambda cv: (-cv[1], canonical_key(cv[0].index)))}
+            bar.update(1)
+            if fmt == "jsonl":
+                click.echo(json.dumps(rec))
+            elif fmt == "csv":
+                click.echo(format_csv([rec], columns, header=False), nl=False)
+            else:
+                records.append(rec)
+    if streaming:
+        return
+    if fmt == "json":
+        emit(records, "json")
+        return
+    rows = []
+    for i, rec in enumerate(records, start=1):
+        row = {"#": i, **{k: rec[k] for k in ("trump", "declarer", "leader", "declarer_points",
+                                               "defender_points", "nodes", "ms")}}
+        if played:
+            row["trick"] = " ".join(rec["trick"])
+        if with_cards:
+            row["cards"] = " ".join(f"{c}={v}" for c, v in rec["cards"].items())
+        rows.append(row)
+    emit(rows, "table")

@@ -1,0 +1,365 @@
+"""The public solver: validate, convert to the kernel's encoding, call, wrap.
+
+``solve`` gives the double-dummy value of RULES.md from a trick boundary (or
+from inside a trick with ``trick=``); ``card_values`` the value after each
+legal card; ``solve_batch`` many deals over all cores."""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import numpy as np
+
+from . import kernel
+from .cards import COLORS, Card
+from .config import TT_BITS, TT_WAYS
+from .deal import Deal, most_tricks_always_awarded
+from .errors import DealError, IllegalActionError
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The double-dummy value of a position for both sides."""
+
+    declarer_points: int
+    defender_points: int
+    nodes: int
+    ms: float
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How one (rules, trump) maps card indices to the kernel's rank-ordered bits."""
+
+    perm: np.ndarray       # card index -> kernel bit, -1 when not in the deck
+    inv: np.ndarray        # kernel bit -> card index, -1 when unused
+    values: np.ndarray     # points of each kernel bit
+    bird_mask: np.uint64   # kernel bits of the birds
+    trump_lane: int        # -1 for no trump
+
+    def to_bits(self, mask: int) -> np.uint64:
+        out = 0
+        m = mask
+        while m:
+            low = m & -m
+            out |= 1 << int(self.perm[low.bit_length() - 1])
+            m ^= low
+        return np.uint64(out)
+
+    def to_mask(self, bits: int) -> int:
+        out = 0
+        b = int(bits)
+        while b:
+            low = b & -b
+            out |= 1 << int(self.inv[low.bit_length() - 1])
+            b ^= low
+        return out
+
+
+@lru_cache(maxsize=256)
+def encoding(rules: Rules, trump: str) -> Encoding:
+    trump = rules.check_trump(trump)
+    perm = np.full(64, -1, np.int64)
+    inv = np.full(64, -1, np.int64)
+    values = np.zeros(64, np.int64)
+    bird_mask = 0
+    for lane, color in enumerate(COLORS):
+        for pos, idx in enumerate(rules.color_order(trump if trump != "none" else None, color)):
+            b = lane * 16 + pos
+            perm[idx] = b
+            inv[b] = idx
+            values[b] = rules.card_points(idx)
+            if Card.from_index(idx).is_bird:
+                bird_mask |= 1 << b
+    return Encoding(perm, inv, values, np.uint64(bird_mask),
+                    COLORS.index(trump) if trump != "none" else -1)
+
+
+def point_unit(rules: Rules, extra: int) -> int:
+    """The grid every achievable value lies on: gcd of all point amounts."""
+    g = 0
+    for v in set(rules.card_points(i) for i in range(64) if rules.deck_mask >> i & 1):
+        g = math.gcd(g, v)
+    g = math.gcd(g, rules.trick_points)
+    g = math.gcd(g, extra)
+    g = math.gcd(g, rules.last_trick_bonus)
+    if rules.most_tricks is not None:
+        g = math.gcd(g, rules.most_tricks[1])
+    return g
+
+
+def _seat(rules: Rules, seat: str | int, what: str) -> int:
+    if isinstance(seat, (int, np.integer)):
+        if not 0 <= int(seat) < rules.seats:
+            raise DealError(f"{what} seat {seat!r}: seats are 0..{rules.seats - 1}")
+        return int(seat)
+    return rules.check_seat(seat)
+
+
+@dataclass
+class _Position:
+    """A position in kernel form, plus what the wrapper adds back."""
+
+    hands: np.ndarray      # uint64 per seat, the current trick's cards removed
+    leader: int
+    trick: np.ndarray      # kernel bits of the current trick
+    tlen: int
+    P: np.ndarray
+    side: np.ndarray
+    enc: Encoding
+    unit: int
+    nest_points: int       # added to the declaring side (nest_to=declarer)
+    total: int             # points at stake from here, when zero-sum
+    zero_sum: bool
+    context: tuple         # positions with equal context share table entries
+
+
+def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence) -> _Position:
+    rules = deal.rules
+    trump = rules.check_trump(trump)
+    d = _seat(rules, declarer, "declarer")
+    if leader is None:
+        lead = rules.first_leader(d, _seat(rules, dealer, "dealer"))
+    else:
+        lead = _seat(rules, leader, "leader")
+    enc = encoding(rules, trump)
+    n = rules.seats
+    hands = [h.mask for h in deal.hands]
+    trick_cards = [c if isinstance(c, Card) else Card.from_rdn(str(c)) for c in trick]
+    if len(trick_cards) >= n:
+        raise IllegalActionError(f"a trick in progress has at most {n - 1} cards, not {len(trick_cards)}")
+    led_bits = -1
+    tbits = []
+    for i, card in enumerate(trick_cards):
+        seat = (lead + i) % n
+        if not hands[seat] & card.bit:
+            raise IllegalActionError(
+                f"card {card.rdn()!r} played to the trick is not in {rules.seat_names[seat]}'s hand")
+        b = int(enc.perm[card.index])
+        legal = kernel.legal_mask(enc.to_bits(hands[seat]), led_bits, rules.bird_play == "any_time",
+                                  enc.bird_mask)
+        if not (int(legal) >> b) & 1:
+            raise IllegalActionError(
+                f"card {card.rdn()!r} may not be played by {rules.seat_names[seat]}: it must follow the led color")
+        if i == 0:
+            led_bits = b
+        hands[seat] &= ~card.bit
+        tbits.append(b)
+    side = np.zeros(6, np.int64)
+    for s in range(n):
+        side[s] = rules.side_of(s, d)
+    nest_pts = rules.points_of_mask(deal.nest.mask)
+    last_extra = rules.last_trick_bonus + (nest_pts if rules.nest_to == "last_trick" else 0)
+    most_n, most_p = rules.most_tricks if rules.most_tricks is not None else (0, 0)
+    P = np.array([n, int(rules.bird_play == "any_time"), rules.trick_points, last_extra, most_n, most_p,
+                  enc.trump_lane, kernel.EXACT_BELOW], np.int64)
+    tricks_left = max(bin(h).count("1") for h in hands)
+    total = rules.points_of_mask(deal.in_play_mask) + rules.trick_points * tricks_left
+    if tricks_left:
+        total += rules.last_trick_bonus
+    zero_sum = True
+    if rules.most_tricks is not None and tricks_left >= most_n:
+        if most_tricks_always_awarded(most_n, tricks_left):
+            total += most_p
+        else:
+            zero_sum = False
+    if rules.nest_to == "last_trick" and not tricks_left:
+        total -= nest_pts  # no last trick left to take the nest
+    trick_arr = np.zeros(8, np.int64)  # the kernels write the whole trick (up to 6 seats) into it
+    trick_arr[:len(tbits)] = tbits
+    hands_arr = np.array([enc.to_bits(h) for h in hands], np.uint64)
+    context = (rules, trump, tuple(side), tuple(h.mask for h in deal.hands), deal.nest.mask)
+    return _Position(hands_arr, lead, trick_arr, len(tbits), P, side, enc,
+                     point_unit(rules, last_extra), nest_pts if rules.nest_to == "declarer" else 0,
+                     total, zero_sum, context)
+
+
+class Solver:
+    """A reusable solver with its own transposition table (one per thread).
+
+    Solves of the same deal, trump and declaring side share table entries:
+    another leader, the cards of ``card_values``, the plies of a line of play."""
+
+    def __init__(self, tt_bits: int | None = None):
+        self.tt_bits = TT_BITS if tt_bits is None else int(tt_bits)
+        self._tt = None
+        self._gen = 0
+        self._context = None
+
+    def _table(self, context):
+        if self._tt is None:
+            self._tt = kernel.tt_new(self.tt_bits)
+        if context != self._context:
+            self._gen += 1
+            self._context = context
+        return self._tt
+
+    def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
+        side = 1 - pos.side if flip else pos.side
+        if flip:
+            side[pos.P[0]:] = 0
+        ctx = pos.context + (flip,)
+        tt = self._table(ctx)
+        return int(kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, side,
+                                      pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen,
+                                      TT_WAYS, stats))
+
+    def solve(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+              dealer: str | int = "W", trick: Sequence = ()) -> SolveResult:
+        pos = _position(deal, trump, declarer, leader, dealer, trick)
+        stats = np.zeros(1, np.int64)
+        t0 = time.perf_counter()
+        value = self._value(pos, stats)
+        declarer_points = value + pos.nest_points
+        if pos.zero_sum:
+            defender_points = pos.total - declarer_points
+        else:
+            defender_points = self._value(pos, stats, flip=True)
+        ms = (time.perf_counter() - t0) * 1000.0
+        return SolveResult(declarer_points, defender_points, int(stats[0]), ms)
+
+    def card_values(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+                    dealer: str | int = "W", trick: Sequence = ()) -> dict[Card, int]:
+        pos = _position(deal, trump, declarer, leader, dealer, trick)
+        stats = np.zeros(1, np.int64)
+        tt = self._table(pos.context + (False,))
+        out_cards = np.zeros(kernel.MAXMOVES, np.int64)
+        out_vals = np.zeros(kernel.MAXMOVES, np.int64)
+        k = kernel.card_values_kernel(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
+                                      pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
+                                      stats, out_cards, out_vals)
+        result = {}
+        for i in range(k):
+            card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
+            result[card] = int(out_vals[i]) + pos.nest_points
+        return dict(sorted(result.items(), key=lambda kv: -kv[1]))
+
+
+_local = threading.local()
+
+
+def _thread_solver() -> Solver:
+    s = getattr(_local, "solver", None)
+    if s is None:
+        s = _local.solver = Solver()
+    return s
+
+
+def solve(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+          dealer: str | int = "W", trick: Sequence = ()) -> SolveResult:
+    """The double-dummy value of ``deal`` (a position at a trick boundary; with
+    ``trick``, the cards already played to the current trick, from the leader).
+
+    ``leader`` defaults to what ``rules.first_lead`` says (with ``dealer``)."""
+    return _thread_solver().solve(deal, trump, declarer, leader, dealer, trick)
+
+
+def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+                dealer: str | int = "W", trick: Sequence = ()) -> dict[Card, int]:
+    """Declaring side's points after each legal card of the seat to play, best first."""
+    return _thread_solver().card_values(deal, trump, declarer, leader, dealer, trick)
+
+
+def _broadcast(value, m: int, name: str) -> list:
+    if isinstance(value, (str, int, np.integer)) or value is None:
+        return [value] * m
+    out = list(value)
+    if len(out) != m:
+        raise DealError(f"{name}: {len(out)} values for {m} deals")
+    return out
+
+
+def default_threads() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, leaders=None,
+                dealer: str | int = "W", threads: int | None = None,
+                progress: Callable[[int], None] | None = None, tt_bits: int | None = None,
+                return_nodes: bool = False):
+    """Declaring side's double-dummy points for many deals, spread over threads.
+
+    ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
+    deal. The result does not depend on ``threads``. ``progress(k)`` is called
+    with the number of deals finished since the last call."""
+    deals = list(deals)
+    m = len(deals)
+    trumps = _broadcast(trumps, m, "trumps")
+    declarers = _broadcast(declarers, m, "declarers")
+    leaders = _broadcast(leaders, m, "leaders")
+    out = np.zeros(m, np.int64)
+    nodes = np.zeros(m, np.int64)
+    if m == 0:
+        return (out, nodes) if return_nodes else out
+    hands = np.zeros((m, 6), np.uint64)
+    lead = np.zeros(m, np.int64)
+    P = np.zeros((m, 8), np.int64)
+    sides = np.zeros((m, 6), np.int64)
+    values = np.zeros((m, 64), np.int64)
+    birds = np.zeros(m, np.uint64)
+    units = np.zeros(m, np.int64)
+    nest = np.zeros(m, np.int64)
+    for i, deal in enumerate(deals):
+        pos = _position(deal, trumps[i], declarers[i], leaders[i], dealer, ())
+        hands[i, :len(pos.hands)] = pos.hands
+        lead[i] = pos.leader
+        P[i] = pos.P
+        sides[i] = pos.side
+        values[i] = pos.enc.values
+        birds[i] = pos.enc.bird_mask
+        units[i] = pos.unit
+        nest[i] = pos.nest_points
+    threads = default_threads() if threads is None else max(1, int(threads))
+    block = 8
+    starts = list(range(0, m, block))
+    lock = threading.Lock()
+    next_block = [0]
+
+    def worker():
+        tt = kernel.tt_new(TT_BITS if tt_bits is None else tt_bits)
+        gen = 0
+        while True:
+            with lock:
+                if next_block[0] >= len(starts):
+                    return
+                a = starts[next_block[0]]
+                next_block[0] += 1
+            b = min(a + block, m)
+            gen = kernel.solve_many(hands[a:b], lead[a:b], P[a:b], sides[a:b], values[a:b], birds[a:b],
+                                    units[a:b], 0, *tt, gen, TT_WAYS, out[a:b], nodes[a:b])
+            if progress is not None:
+                with lock:
+                    progress(b - a)
+
+    if threads == 1 or m <= block:
+        worker()
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = [pool.submit(worker) for _ in range(min(threads, len(starts)))]
+            for f in futures:
+                f.result()
+    out += nest
+    return (out, nodes) if return_nodes else out
+
+
+def needs_compile() -> bool:
+    """True when the kernels are not yet in numba's disk cache (the first call
+    will compile them, which takes a while)."""
+    try:
+        for fn in (kernel.solve_many, kernel.card_values_kernel):
+            cache = fn._cache
+            impl = cache._impl
+            path = os.path.join(impl.locator.get_cache_path(), cache._index_name)
+            if not os.path.exists(path):
+                return True
+        return False
+    except Exception:  # the cache layout is numba's private business
+        return False

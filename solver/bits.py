@@ -1,0 +1,58 @@
+"""Bit tricks on uint64 card masks as LLVM intrinsics usable inside njit code.
+
+``np.bitwise_count`` is not supported in nopython mode; these compile to the
+single popcnt / tzcnt / lzcnt instructions."""
+
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from .config import JIT
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(**JIT)
+def popcount(x):
+    """Number of set bits."""
+    return int(_ctpop(x))
+
+
+@njit(**JIT)
+def lowest_bit(x):
+    """Index of the lowest set bit (64 for 0)."""
+    return int(_cttz(x))
+
+
+@njit(**JIT)
+def highest_bit(x):
+    """Index of the highest set bit (-1 for 0)."""
+    return 63 - int(_ctlz(x))

@@ -1,0 +1,940 @@
+"""The double-dummy search kernels: ints and numpy arrays only.
+
+Encoding. A card is a bit of one uint64: four 16-bit lanes, one per color,
+and within a lane the bits run in rank order (the Python layer re-maps card
+indices per trump, so the Rook sits inside the trump lane at its rank, a high
+1 above the 14, and so on). A trick is won by the highest bit in the trump
+lane, else the highest bit in the led lane.
+
+Search. A probe answers "does the declaring side take at least ``target``
+more points from here?" by alpha-beta on a boolean (null-window) game, with an
+explicit stack instead of recursion (cache=True and recursion do not mix,
+numba issue 6061). The exact value is found by bisection over multiples of
+the point unit. At every trick boundary a transposition table keeps a lower
+and an upper bound on the points still to come, keyed on who holds every
+remaining card, the leader and (when most_tricks is live) the declaring
+side's tricks so far; the bounds are reused across probes and across solves
+of the same deal.
+
+Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
+any time), 2 trick_points, 3 points added to the last trick (last-trick bonus
+plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
+5 most_tricks points, 6 trump lane (-1: no trump).
+"""
+
+import numpy as np
+from numba import njit
+
+from .bits import highest_bit, lowest_bit, popcount
+from .config import JIT
+
+U1 = np.uint64(1)
+LANE = np.uint64(0xFFFF)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+MAXMOVES = 32
+NO_MOVE = -1
+KEYW = 7  # table key words: lane counts, 3 owner masks, 3 value-class masks
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+
+# hashing constants (odd 64-bit multipliers)
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_H3 = np.uint64(0x165667B19E3779F9)
+_H4 = np.uint64(0xD6E8FEB86659FD93)
+_H5 = np.uint64(0xFF51AFD7ED558CCD)
+
+
+def _pext8_table():
+    """PEXT8[m << 8 | x]: the bits of byte x where byte m has ones, packed low."""
+    t = np.zeros(1 << 16, np.uint8)
+    for m in range(256):
+        for x in range(256):
+            out = 0
+            k = 0
+            for b in range(8):
+                if m >> b & 1:
+                    out |= (x >> b & 1) << k
+                    k += 1
+            t[m << 8 | x] = out
+    return t
+
+
+PEXT8 = _pext8_table()
+
+
+@njit(**JIT)
+def _compress_lanes(x, rem):
+    """Per 16-bit lane, the bits of ``x`` at the places where ``rem`` has ones,
+    packed to the bottom of that lane: ranks relative to the cards still live."""
+    out = np.uint64(0)
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        m = (rem >> sh) & LANE
+        if m == 0:
+            continue
+        v = (x >> sh) & LANE
+        m0 = m & np.uint64(0xFF)
+        lo = np.uint64(PEXT8[(m0 << np.uint64(8)) | (v & np.uint64(0xFF))])
+        hi = np.uint64(PEXT8[((m >> np.uint64(8)) << np.uint64(8)) | (v >> np.uint64(8))])
+        out |= (lo | (hi << np.uint64(popcount(m0)))) << sh
+    return out
+
+
+@njit(**JIT)
+def _bit(c):
+    return U1 << np.uint64(c)
+
+
+@njit(**JIT)
+def lane_mask(c):
+    """Mask of the lane (color) of card bit ``c``."""
+    return LANE << np.uint64((c >> 4) << 4)
+
+
+@njit(**JIT)
+def beats(c, w, trump_lane):
+    """Does card ``c`` beat the card ``w`` now winning the trick?"""
+    if (c >> 4) == (w >> 4):
+        return c > w
+    return (c >> 4) == trump_lane
+
+
+@njit(**JIT)
+def legal_mask(hand, led, any_time, bird_mask):
+    """Cards of ``hand`` that may be played; ``led`` is the led card or -1."""
+    if led < 0:
+        return hand
+    follow = hand & lane_mask(led)
+    if follow == 0:
+        return hand
+    if any_time:
+        return follow | (hand & bird_mask)
+    return follow
+
+
+@njit(**JIT)
+def mask_points(mask, values):
+    total = 0
+    m = mask
+    while m:
+        c = lowest_bit(m)
+        total += values[c]
+        m &= m - U1
+    return total
+
+
+@njit(**JIT)
+def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane):
+    """Move-ordering score: higher is tried first. From the mover's side."""
+    v = values[c]
+    rank = c & 15
+    lm = lane_mask(c)
+    others_live = live & lm & ~h
+    above = ALL << np.uint64(c + 1) if c < 63 else np.uint64(0)
+    top = (others_live & above) == 0
+    if tlen == 0:
+        if top:
+            # a sure winner in its color: cash it, counters first
+            return 1000 + 8 * v + rank
+        return -8 * v - rank
+    last = tlen == n - 1
+    wins = beats(c, win_card, trump_lane)
+    if partner_winning:
+        if wins:
+            return -2000 + 8 * v - rank
+        if last:
+            return 800 + 8 * v + rank  # smear counters on partner's trick
+        return 400 + 4 * v - rank
+    if wins:
+        if last:
+            return 1500 + 8 * v - rank  # win as cheaply as possible, with a counter if free
+        if top:
+            return 1400 + 4 * v
+        return 1200 - rank
+    return -8 * v - rank
+
+
+@njit(**JIT)
+def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
+              partner_winning, trump_lane, hint, history):
+    """Write the legal moves of hand ``h`` into ``out``, one card per class of
+    equivalent cards, best-first (``scores`` is scratch). Returns their number."""
+    legal = legal_mask(h, led, any_time, bird_mask)
+    k = 0
+    m = legal
+    while m:
+        c = highest_bit(m)
+        m &= ~_bit(c)
+        # equivalent to the next live card above it: same hand, same points,
+        # also legal -> that one represents both
+        if c < 63:
+            above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
+            if above:
+                nxt = lowest_bit(above)
+                if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c]:
+                    continue
+        s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane) * 4096
+        s += history[c] if history[c] < 4095 else 4095
+        if c == hint:
+            s = 1 << 50
+        # insertion sort, descending
+        j = k
+        while j > 0 and scores[j - 1] < s:
+            scores[j] = scores[j - 1]
+            out[j] = out[j - 1]
+            j -= 1
+        scores[j] = s
+        out[j] = c
+        k += 1
+    return k
+
+
+@njit(**JIT)
+def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra):
+    """Declaring side's points from the last trick (one card in each hand):
+    returns (points, 1 if the declaring side wins it)."""
+    led = lowest_bit(hands[leader])
+    win = led
+    winseat = leader
+    total = values[led]
+    for i in range(1, n):
+        s = (leader + i) % n
+        c = lowest_bit(hands[s])
+        total += values[c]
+        if beats(c, win, trump_lane):
+            win = c
+            winseat = s
+    if side[winseat] == 1:
+        return total + tp + last_extra, 1
+    return 0, 0
+
+
+@njit(**JIT)
+def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra,
+                  most_n, most_p, dtr0, mv, W, stats):
+    """Exact points the declaring side takes from a trick boundary: plain
+    alpha-beta over points with an explicit stack, for small endings whose
+    exact value is worth keeping (one table entry then answers every probe).
+    ``mv`` and ``W`` are preallocated scratch (rows of W: see below)."""
+    nm = W[0]
+    mi = W[1]
+    al = W[2]
+    be = W[3]
+    best = W[4]
+    isor = W[5]
+    gain = W[6]
+    u_tlen = W[7]
+    u_leader = W[8]
+    u_dtr = W[9]
+    u_win = W[10]
+    u_tval = W[11]
+    tc = W[12]
+    scratch = W[13]
+    nohist = W[14]
+    nodes = 0
+    live_all = np.uint64(0)
+    for s in range(n):
+        live_all |= hands[s]
+    tlen = 0
+    winpos = 0
+    trickval = 0
+    dtr = dtr0
+    p = 0
+    al[0] = -1
+    be[0] = 1 << 40
+    val = 0
+    state = _ENTER
+    while True:
+        if state == _ENTER:
+            if tlen == 0:
+                left = popcount(hands[leader])
+                if left <= 1:
+                    got = 0
+                    won = 0
+                    if left == 1:
+                        got, won = last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra)
+                    if most_n > 0 and dtr + won >= most_n:
+                        got += most_p
+                    val = got
+                    state = _RETURN
+                    continue
+            seat = (leader + tlen) % n
+            if tlen == 0:
+                led = -1
+                win_card = -1
+                pw = False
+            else:
+                led = tc[p - tlen]
+                win_card = tc[p - tlen + winpos]
+                pw = side[(leader + winpos) % n] == side[seat]
+            live = live_all
+            for i in range(tlen):
+                live |= _bit(tc[p - tlen + i])
+            nm[p] = gen_moves(mv[p], scratch, hands[seat], live, led, any_time, bird_mask, values, tlen, n,
+                              win_card, pw, trump_lane, NO_MOVE, nohist)
+            mi[p] = 0
+            isor[p] = 1 if side[seat] == 1 else 0
+            best[p] = -1 if isor[p] else (1 << 40)
+            nodes += 1
+            state = _NEXT
+        elif state == _NEXT:
+            if mi[p] < nm[p]:
+                c = mv[p, mi[p]]
+                mi[p] += 1
+                u_tlen[p] = tlen
+                u_leader[p] = leader
+                u_dtr[p] = dtr
+                u_win[p] = winpos
+                u_tval[p] = trickval
+                seat = (leader + tlen) % n
+                b = _bit(c)
+                hands[seat] ^= b
+                live_all ^= b
+                tc[p] = c
+                if tlen == 0:
+                    winpos = 0
+                elif beats(c, tc[p - tlen + winpos], trump_lane):
+                    winpos = tlen
+                tlen += 1
+                trickval += values[c]
+                g = 0
+                if tlen == n:
+                    wseat = (leader + winpos) % n
+                    if side[wseat] == 1:
+                        g = trickval + tp
+                        if hands[seat] == 0:
+                            g += last_extra
+                        dtr += 1
+                    leader = wseat
+                    tlen = 0
+                    trickval = 0
+                gain[p] = g
+                a = al[p]
+                bb = be[p]
+                if isor[p]:
+                    if best[p] > a:
+                        a = best[p]
+                elif best[p] < bb:
+                    bb = best[p]
+                al[p + 1] = a - g
+                be[p + 1] = bb - g
+                p += 1
+                state = _ENTER
+            else:
+                val = best[p]
+                state = _RETURN
+        else:
+            if p == 0:
+                break
+            p -= 1
+            c = mv[p, mi[p] - 1]
+            tlen = u_tlen[p]
+            leader = u_leader[p]
+            dtr = u_dtr[p]
+            winpos = u_win[p]
+            trickval = u_tval[p]
+            seat = (leader + tlen) % n
+            b = _bit(c)
+            hands[seat] |= b
+            live_all |= b
+            cand = gain[p] + val
+            if isor[p]:
+                if cand > best[p]:
+                    best[p] = cand
+                if best[p] >= be[p]:
+                    val = best[p]
+                    state = _RETURN
+                    continue
+            else:
+                if cand < best[p]:
+                    best[p] = cand
+                if best[p] <= al[p]:
+                    val = best[p]
+                    state = _RETURN
+                    continue
+            state = _NEXT
+    stats[0] += nodes
+    return val
+
+
+@njit(**JIT)
+def tt_new(bits):
+    size = 1 << bits
+    return (np.zeros((size, KEYW), np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int16),
+            np.zeros(size, np.int16), np.full(size, -1, np.int8))
+
+
+@njit(**JIT)
+def _hash(key, tag):
+    h = np.uint64(tag) * _H5
+    for i in range(KEYW):
+        h ^= key[i]
+        h *= _H1
+        h ^= h >> np.uint64(29)
+    h *= _H2
+    h ^= h >> np.uint64(32)
+    return h
+
+
+@njit(**JIT)
+def top_trump_points(hands, n, side, values, trump_lane, tp):
+    """Points the holders of the top trumps keep for certain, as
+    (declaring side, defenders): the run of highest live trumps held by one
+    side wins whatever trick each of them falls in."""
+    if trump_lane < 0:
+        return 0, 0
+    sh = np.uint64(16 * trump_lane)
+    live = np.uint64(0)
+    decl = np.uint64(0)
+    for s in range(n):
+        t = (hands[s] >> sh) & LANE
+        live |= t
+        if side[s] == 1:
+            decl |= t
+    if live == 0:
+        return 0, 0
+    top = highest_bit(live)
+    owner = (decl >> np.uint64(top)) & U1
+    got = 0
+    m = live
+    while m:
+        c = highest_bit(m)
+        if ((decl >> np.uint64(c)) & U1) != owner:
+            break
+        got += values[16 * trump_lane + c]
+        m &= ~(U1 << np.uint64(c))
+    got += tp
+    if owner == 1:
+        return got, 0
+    return 0, got
+
+
+@njit(**JIT)
+def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp):
+    """Points the side on lead takes for certain by cashing top cards: side
+    colors first (while every opponent must follow), then top trumps. Only the
+    cashed cards' own points and trick points count (a lower bound)."""
+    me = side[leader]
+    h = hands[leader]
+    opp = np.uint64(0)
+    opp_trump = False
+    opp_bird = False
+    for s in range(n):
+        if side[s] != me:
+            opp |= hands[s]
+            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
+                opp_trump = True
+            if hands[s] & bird_mask:
+                opp_bird = True
+    live = np.uint64(0)
+    for s in range(n):
+        live |= hands[s]
+    tricks = popcount(h)
+    got = 0
+    k = 0
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        mine = (h >> sh) & LANE
+        if mine == 0:
+            continue
+        others = ((live & ~h) >> sh) & LANE
+        # my top cards in this lane: above every card the others hold
+        tops = 0
+        pts = 0
+        m = mine
+        while m:
+            c = highest_bit(m)
+            if others >> np.uint64(c) != 0:
+                break
+            tops += 1
+            pts += values[16 * lane + c]
+            m &= ~(U1 << np.uint64(c))
+        if tops == 0:
+            continue
+        if lane != trump_lane:
+            if opp_trump and any_time and opp_bird:
+                continue
+            if opp_trump:
+                # safe only while every opponent still follows this color
+                minlen = 64
+                for s in range(n):
+                    if side[s] != me:
+                        ln = popcount((hands[s] >> sh) & LANE)
+                        if ln < minlen:
+                            minlen = ln
+                if minlen < tops:
+                    tops = minlen
+                    pts = 0
+                    m = mine
+                    for _ in range(tops):
+                        c = highest_bit(m)
+                        pts += values[16 * lane + c]
+                        m &= ~(U1 << np.uint64(c))
+        got += pts
+        k += tops
+    if k > tricks:
+        k = tricks
+    return got + tp * k
+
+
+@njit(**JIT)
+def value_classes(values, bird_mask):
+    """Three masks numbering each card's worth (its points, and bird or not)
+    with a small class index, so table keys can carry worth by relative rank."""
+    kinds = np.full(16, -1, np.int64)
+    nk = 1
+    kinds[0] = 0  # class 0: plain cards worth nothing
+    out = np.zeros(3, np.uint64)
+    for c in range(64):
+        v = values[c]
+        code = v * 2 + np.int64((bird_mask >> np.uint64(c)) & U1)
+        if code == 0:
+            continue
+        cls = -1
+        for j in range(nk):
+            if kinds[j] == code:
+                cls = j
+        if cls < 0:
+            cls = nk
+            kinds[nk] = code
+            nk += 1
+        for j in range(3):
+            if (cls >> j) & 1:
+                out[j] |= U1 << np.uint64(c)
+    return out
+
+
+@njit(**JIT)
+def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
+          tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
+    """Can the declaring side take at least ``target`` points from here?
+
+    ``hands``: uint64 per seat (the cards of the current trick removed);
+    ``trick[:tlen0]``: the cards of the current trick, from the leader;
+    ``dtr0``: the declaring side's tricks so far (for most_tricks).
+    ``stats[0]`` counts nodes. ``hands`` is restored before returning."""
+    n = P[0]
+    any_time = P[1]
+    tp = P[2]
+    last_extra = P[3]
+    most_n = P[4]
+    most_p = P[5]
+    trump_lane = P[6]
+    tt_mask = np.uint64(tt_key.shape[0] - 1)
+    gen_tag = np.int64(gen) << 16
+    exact_below = P[7]
+
+    total = 0
+    for s in range(n):
+        total += popcount(hands[s])
+    maxp = total + 1
+    mv = np.empty((maxp, MAXMOVES), np.int64)
+    nm = np.zeros(maxp, np.int64)
+    mi = np.zeros(maxp, np.int64)
+    isor = np.zeros(maxp, np.bool_)
+    bd = np.zeros(maxp, np.bool_)
+    need_a = np.zeros(maxp, np.int64)
+    slot_a = np.zeros(maxp, np.int64)
+    bm = np.zeros(maxp, np.int64)
+    u_tlen = np.zeros(maxp, np.int64)
+    u_leader = np.zeros(maxp, np.int64)
+    u_pts = np.zeros(maxp, np.int64)
+    u_dtr = np.zeros(maxp, np.int64)
+    u_win = np.zeros(maxp, np.int64)
+    u_tval = np.zeros(maxp, np.int64)
+    key = np.zeros((maxp, KEYW), np.uint64)
+    class_bits = value_classes(values, bird_mask)
+    tag_a = np.zeros(maxp, np.int64)
+    scratch = np.empty(MAXMOVES, np.int64)
+    history = np.zeros((n, 64), np.int64)
+    mv_e = np.empty((64, MAXMOVES), np.int64)
+    w_e = np.zeros((15, 64), np.int64)
+    # every card played, the root's trick first: the trick in progress at
+    # ply p is hist[tlen0 + p - tlen : tlen0 + p]
+    hist = np.empty(tlen0 + maxp, np.int64)
+    hist[:tlen0] = trick[:tlen0]
+
+    remval = 0
+    live_all = np.uint64(0)
+    for s in range(n):
+        remval += mask_points(hands[s], values)
+        live_all |= hands[s]
+    tlen = tlen0
+    trickval = 0
+    winpos = 0
+    for i in range(tlen0):
+        c = hist[i]
+        trickval += values[c]
+        if i > 0 and beats(c, hist[winpos], trump_lane):
+            winpos = i
+    pts = 0
+    dtr = dtr0
+    p = 0
+    res = False
+    state = _ENTER
+    nodes = 0
+    while True:
+        if state == _ENTER:
+            nodes += 1
+            bd[p] = False
+            bm[p] = NO_MOVE
+            hint = NO_MOVE
+            if tlen == 0:
+                need = target - pts
+                if need <= 0:
+                    res = True
+                    state = _RETURN
+                    continue
+                cnt = popcount(hands[leader])
+                if cnt == 0:
+                    bonus = most_p if (most_n > 0 and dtr >= most_n) else 0
+                    res = bonus >= need
+                    state = _RETURN
+                    continue
+                ub = remval + tp * cnt + last_extra
+                if most_n > 0 and dtr + cnt >= most_n:
+                    ub += most_p
+                if ub < need:
+                    res = False
+                    state = _RETURN
+                    continue
+                if cnt == 1:
+                    got, won = last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra)
+                    if most_n > 0 and dtr + won >= most_n:
+                        got += most_p
+                    res = got >= need
+                    state = _RETURN
+                    continue
+                # quick bounds: top trumps keep their points; the side on lead
+                # can cash its top cards
+                tdecl, tdef = top_trump_points(hands, n, side, values, trump_lane, tp)
+                if tdecl >= need or ub - tdef < need:
+                    res = tdecl >= need
+                    if stats.shape[0] > 4:
+                        stats[3] += 1
+                    state = _RETURN
+                    continue
+                sp = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp)
+                if side[leader] == 1:
+                    if sp >= need:
+                        res = True
+                        if stats.shape[0] > 4:
+                            stats[3] += 1
+                        state = _RETURN
+                        continue
+                elif ub - sp < need:
+                    res = False
+                    if stats.shape[0] > 4:
+                        stats[3] += 1
+                    state = _RETURN
+                    continue
+                # transposition table, keyed on ranks relative to the live
+                # cards: who holds each, and what each is worth
+                rem = live_all
+                kp = key[p]
+                cnts = np.uint64(0)
+                for lane in range(4):
+                    cnts |= np.uint64(popcount((rem >> np.uint64(16 * lane)) & LANE)) << np.uint64(8 * lane)
+                kp[0] = cnts
+                for j in range(3):
+                    o = np.uint64(0)
+                    for s in range(n):
+                        if (s >> j) & 1:
+                            o |= hands[s]
+                    kp[1 + j] = _compress_lanes(o, rem) if o else np.uint64(0)
+                    kp[4 + j] = _compress_lanes(class_bits[j], rem) if class_bits[j] else np.uint64(0)
+                tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
+                h = _hash(kp, tag)
+                base = np.int64(h & tt_mask) & ~np.int64(ways - 1)
+                slot = -1
+                for w in range(ways):
+                    e = base + w
+                    if tt_tag[e] == tag:
+                        same = True
+                        for j in range(KEYW):
+                            if tt_key[e, j] != kp[j]:
+                                same = False
+                                break
+                        if same:
+                            slot = e
+                            break
+                if stats.shape[0] > 4:
+                    stats[1] += 1
+                    if stats.shape[0] > 30:
+                        stats[10 + cnt] += 1
+                if slot >= 0:
+                    if tt_lo[slot] >= need or tt_hi[slot] < need:
+                        res = tt_lo[slot] >= need
+                        if stats.shape[0] > 4:
+                            stats[2] += 1
+                        state = _RETURN
+                        continue
+                    hint = tt_move[slot]
+                else:
+                    # choose a victim now: a stale entry, else the shallowest
+                    best = base
+                    bestdepth = 1 << 30
+                    for w in range(ways):
+                        e = base + w
+                        if (tt_tag[e] >> 16) != gen:
+                            best = e
+                            break
+                        d = (tt_key[e, 0] & np.uint64(0xFF)) + ((tt_key[e, 0] >> np.uint64(8)) & np.uint64(0xFF)) \
+                            + ((tt_key[e, 0] >> np.uint64(16)) & np.uint64(0xFF)) + (tt_key[e, 0] >> np.uint64(24))
+                        if d < bestdepth:
+                            bestdepth = d
+                            best = e
+                    slot = -1 - best  # negative: not yet ours
+                if cnt <= exact_below:
+                    # a small ending: its exact value answers every later probe
+                    v = exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
+                                      tp, last_extra, most_n, most_p, dtr, mv_e, w_e, stats)
+                    if slot < 0:
+                        slot = -1 - slot
+                        for j in range(KEYW):
+                            tt_key[slot, j] = kp[j]
+                        tt_tag[slot] = tag
+                        tt_move[slot] = -1
+                    tt_lo[slot] = v
+                    tt_hi[slot] = v
+                    res = v >= need
+                    state = _RETURN
+                    continue
+                bd[p] = True
+                need_a[p] = need
+                slot_a[p] = slot
+                tag_a[p] = tag
+            seat = (leader + tlen) % n
+            h_s = hands[seat]
+            if tlen == 0:
+                led = -1
+                win_card = -1
+                pw = False
+            else:
+                start = tlen0 + p - tlen
+                led = hist[start]
+                win_card = hist[start + winpos]
+                pw = side[(leader + winpos) % n] == side[seat]
+            live = live_all
+            for i in range(tlen):
+                live |= _bit(hist[tlen0 + p - tlen + i])
+            nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
+                              win_card, pw, trump_lane, hint, history[seat])
+            mi[p] = 0
+            isor[p] = side[seat] == 1
+            state = _NEXT
+        elif state == _NEXT:
+            if mi[p] < nm[p]:
+                c = mv[p, mi[p]]
+                mi[p] += 1
+                u_tlen[p] = tlen
+                u_leader[p] = leader
+                u_pts[p] = pts
+                u_dtr[p] = dtr
+                u_win[p] = winpos
+                u_tval[p] = trickval
+                seat = (leader + tlen) % n
+                b = _bit(c)
+                hands[seat] ^= b
+                live_all ^= b
+                remval -= values[c]
+                hist[tlen0 + p] = c
+                if tlen == 0:
+                    winpos = 0
+                elif beats(c, hist[tlen0 + p - tlen + winpos], trump_lane):
+                    winpos = tlen
+                tlen += 1
+                trickval += values[c]
+                if tlen == n:
+                    wseat = (leader + winpos) % n
+                    if side[wseat] == 1:
+                        gained = trickval + tp
+                        if hands[seat] == 0:
+                            gained += last_extra
+                        pts += gained
+                        dtr += 1
+                    leader = wseat
+                    tlen = 0
+                    trickval = 0
+                p += 1
+                state = _ENTER
+            else:
+                res = not isor[p]
+                state = _RETURN
+        else:  # _RETURN: the node at ply p is decided with ``res``
+            if bd[p]:
+                slot = slot_a[p]
+                if slot < 0:
+                    slot = -1 - slot
+                    for j in range(KEYW):
+                        tt_key[slot, j] = key[p, j]
+                    tt_tag[slot] = tag_a[p]
+                    tt_lo[slot] = 0
+                    tt_hi[slot] = 32767
+                    tt_move[slot] = -1
+                need = need_a[p]
+                if res:
+                    if need > tt_lo[slot]:
+                        tt_lo[slot] = need
+                else:
+                    if need - 1 < tt_hi[slot]:
+                        tt_hi[slot] = need - 1
+                if bm[p] != NO_MOVE:
+                    tt_move[slot] = bm[p]
+            if p == 0:
+                break
+            p -= 1
+            c = mv[p, mi[p] - 1]
+            tlen = u_tlen[p]
+            leader = u_leader[p]
+            pts = u_pts[p]
+            dtr = u_dtr[p]
+            winpos = u_win[p]
+            trickval = u_tval[p]
+            seat = (leader + tlen) % n
+            b = _bit(c)
+            hands[seat] |= b
+            live_all |= b
+            remval += values[c]
+            if isor[p] == res:
+                # OR node with a winning child / AND node with a losing one: cut
+                bm[p] = c
+                history[seat, c] += (maxp - p) // n + 1
+                state = _RETURN
+            else:
+                state = _NEXT
+    stats[0] += nodes
+    return res
+
+
+EXACT_BELOW = 2
+
+
+@njit(**JIT)
+def upper_bound(hands, n, trick, tlen0, dtr0, P, values):
+    """Most points the declaring side could still take from this position."""
+    tp = P[2]
+    last_extra = P[3]
+    most_n = P[4]
+    most_p = P[5]
+    total = 0
+    for s in range(n):
+        total += mask_points(hands[s], values)
+    for i in range(tlen0):
+        total += values[trick[i]]
+    tricks = popcount(hands[0])
+    # the trick in progress counts too: the seats still to play hold one more card
+    maxc = tricks
+    for s in range(n):
+        c = popcount(hands[s])
+        if c > maxc:
+            maxc = c
+    if maxc > 0:
+        total += tp * maxc + last_extra
+        if most_n > 0 and dtr0 + maxc >= most_n:
+            total += most_p
+    elif most_n > 0 and dtr0 >= most_n:
+        total += most_p
+    return total
+
+
+@njit(**JIT)
+def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
+                tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
+    """Exact number of points the declaring side takes from this position."""
+    n = P[0]
+    hi = upper_bound(hands, n, trick, tlen0, dtr0, P, values)
+    if unit <= 0:
+        return 0
+    hi -= hi % unit
+    lo = 0
+    while lo < hi:
+        steps = (hi - lo) // unit
+        mid = lo + ((steps + 1) // 2) * unit
+        if probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
+                 tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
+            lo = mid
+        else:
+            hi = mid - unit
+    return lo
+
+
+@njit(**JIT)
+def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
+    """Play card ``c`` for the seat to move (hands and hist modified).
+    Returns (new leader, new trick length, new dtr, declaring side's points gained)."""
+    n = P[0]
+    tp = P[2]
+    last_extra = P[3]
+    trump_lane = P[6]
+    seat = (leader + tlen) % n
+    hands[seat] &= ~_bit(c)
+    hist[tlen] = c
+    tlen += 1
+    if tlen < n:
+        return leader, tlen, dtr, 0
+    winpos = 0
+    total = 0
+    for i in range(n):
+        total += values[hist[i]]
+        if i > 0 and beats(hist[i], hist[winpos], trump_lane):
+            winpos = i
+    wseat = (leader + winpos) % n
+    gained = 0
+    if side[wseat] == 1:
+        gained = total + tp
+        if hands[seat] == 0:
+            gained += last_extra
+        dtr += 1
+    return wseat, 0, dtr, gained
+
+
+@njit(**JIT)
+def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_mask, unit,
+                       tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats, out_cards, out_vals):
+    """Value after each legal card of the seat to move. Returns how many."""
+    n = P[0]
+    seat = (leader + tlen0) % n
+    led = hist[0] if tlen0 > 0 else -1
+    legal = legal_mask(hands[seat], led, P[1], bird_mask)
+    k = 0
+    m = legal
+    h2 = hands.copy()
+    hist2 = hist.copy()
+    while m:
+        c = highest_bit(m)
+        m &= ~_bit(c)
+        h2[:] = hands
+        hist2[:] = hist
+        nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, c, P, side, values)
+        # seat-to-move's cards: the trick in progress is hist2[:nt]
+        v = solve_exact(h2, nl, hist2, nt, nd, P, side, values, bird_mask, unit,
+                        tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats)
+        out_cards[k] = c
+        out_vals[k] = gained + v
+        k += 1
+    return k
+
+
+@njit(**JIT)
+def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, dtr0,
+               tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen0, ways, out, out_nodes):
+    """Solve many positions at trick boundaries, one after another, sharing a
+    table (each position gets a new generation). Row i of every array is one
+    position. Returns the next free generation."""
+    m = hands_all.shape[0]
+    stats = np.zeros(1, np.int64)
+    hist = np.zeros(8, np.int64)
+    gen = gen0
+    for i in range(m):
+        gen += 1
+        stats[0] = 0
+        h = hands_all[i].copy()
+        out[i] = solve_exact(h, leaders[i], hist, 0, dtr0, P_all[i], sides[i], values_all[i],
+                             bird_masks[i], units[i], tt_key, tt_tag, tt_lo, tt_hi, tt_move,
+                             gen, ways, stats)
+        out_nodes[i] = stats[0]
+    return gen

@@ -1,0 +1,261 @@
+"""The click layer: help on every command, `deal`, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.cli.common import RookGroup, emit, format_table
+from rook_analyze.cli.main import main
+from rook_analyze.solver import PRESETS, Deal, RulesError, random_deals
+from rook_analyze.solver.rules import KNOBS
+
+PRESET_NAMES = list(PRESETS)
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, prog_name="rook-analyze")
+
+
+def assert_bad_input(result, *names: str) -> None:
+    """Exit 2, one line on stderr naming the input, nothing on stdout, no traceback."""
+    assert result.exit_code == 2, (result.exit_code, result.output, result.exception)
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+    err = result.stderr
+    assert err.startswith("Error: ") and err.endswith("\n") and err.count("\n") == 1, repr(err)
+    assert "Traceback" not in err
+    for name in names:
+        assert name in err, (name, err)
+    assert result.stdout == ""
+
+
+# ------------------------------------------------------------------- help
+def test_main_help_lists_every_command():
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in main.commands:
+        assert name in result.stdout
+    assert "Rook" in result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_help_of_every_command(name):
+    result = run(name, "--help")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Usage: rook-analyze {name}")
+    assert "--help" in result.stdout
+
+
+def test_version():
+    from importlib.metadata import version
+
+    result = run("--version")
+    assert result.exit_code == 0
+    assert version("rook-analyze") in result.stdout
+
+
+# ------------------------------------------------------------------- deal
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_deal_is_reproducible_per_seed_and_parses_back(preset):
+    first = run("deal", "--rules", preset, "--count", "4", "--seed", "11")
+    again = run("deal", "--rules", preset, "--count", "4", "--seed", "11")
+    other = run("deal", "--rules", preset, "--count", "4", "--seed", "12")
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout
+    assert first.stdout != other.stdout
+    lines = first.stdout.splitlines()
+    assert len(lines) == 4 and first.stderr == ""
+    rules = PRESETS[preset]
+    for line in lines:
+        d = Deal.from_rdn(line, preset, complete=True)  # every hand and the nest full
+        assert d.rdn() == line                            # canonical output
+        assert all(len(h) == rules.hand_size for h in d.hands)
+    # the same stream as the library's seeded dealer
+    assert lines == [d.rdn() for d in random_deals(preset, 4, 11)]
+
+
+def test_deal_knobs_change_the_deal():
+    out = run("deal", "--rules", "full,nest_size=6,double_bird=true", "--seed", "3").stdout.strip()
+    d = Deal.from_rdn(out, "full,nest_size=6,double_bird=true", complete=True)
+    assert len(d.nest) == 6
+    assert "Rook2" in out.split() and "Rook" in out.split()
+
+
+def test_deal_without_seed_is_random():
+    a = run("deal", "--rules", "full", "--count", "2").stdout
+    b = run("deal", "--rules", "full", "--count", "2").stdout
+    assert a != b
+
+
+def test_deal_formats_carry_the_same_deals():
+    rdn = run("deal", "--rules", "hasbro", "--count", "3", "--seed", "5").stdout.splitlines()
+    doc = json.loads(run("deal", "--rules", "hasbro", "--count", "3", "--seed", "5", "--format", "json").stdout)
+    assert [r["deal"] for r in doc] == rdn
+    assert set(doc[0]) == {"deal", "rules", "N", "E", "S", "W", "nest"}
+    assert doc[0]["rules"] == "hasbro"
+    jsonl = run("deal", "--rules", "hasbro", "--count", "3", "--seed", "5", "--format", "jsonl").stdout
+    assert [json.loads(line)["deal"] for line in jsonl.splitlines()] == rdn
+    text = run("deal", "--rules", "hasbro", "--count", "3", "--seed", "5", "--format", "csv").stdout
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["deal"] for r in rows] == rdn
+    assert rows[0]["N"] == Deal.from_rdn(rdn[0], "hasbro").hands[0].rdn()
+
+
+# ------------------------------------------------------------- bad input
+BAD = [
+    (["deal", "--rules", "fulx"], ["--rules", "'fulx'"]),
+    (["deal", "--rules", "full,bird=lo"], ["bird", "'lo'"]),
+    (["deal", "--rules", "full,colour=red"], ["'colour'"]),
+    (["deal", "--rules", "full,nest_size=60"], ["nest_size=60"]),
+    (["deal", "--rules", "full,most_tricks=3:20"], ["most_tricks"]),
+    (["deal", "--rules", "full", "--count", "0"], ["--count", "0"]),
+    (["deal", "--rules", "full", "--count", "many"], ["--count", "many"]),
+    (["deal", "--rules", "full", "--seed", "-4"], ["--seed", "-4"]),
+    (["deal", "--rules", "full", "--format", "xml"], ["--format", "xml"]),
+    (["deal"], ["--rules"]),
+    (["deal", "--rulz", "full"], ["--rulz"]),
+    (["dael"], ["dael"]),
+    (["bench", "--rules", "full,bird=wings"], ["wings"]),
+    (["bench", "--deals", "0"], ["--deals"]),
+]
+
+
+@pytest.mark.parametrize("args,names", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_exit_2(args, names):
+    assert_bad_input(run(*args), *names)
+
+
+def _a_deal(rules="full", seed=1) -> str:
+    return next(random_deals(rules, 1, seed)).rdn()
+
+
+SOLVE = ["solve", "--rules", "full", "--trump", "B", "--declarer", "N"]
+
+
+@pytest.mark.parametrize("args,names", [
+    (["solve", "--rules", "full", "--trump", "B", "--declarer", "Q"], ["--declarer", "'Q'"]),
+    (["solve", "--rules", "full", "--trump", "P", "--declarer", "N"], ["--trump", "'P'"]),
+    (["solve", "--rules", "full", "--trump", "none", "--declarer", "N"], ["--trump", "'none'"]),
+    (["solve", "--rules", "full", "--trump", "B", "--declarer", "N", "--leader", "X"], ["--leader", "'X'"]),
+    (["solve", "--rules", "full", "--trump", "B", "--declarer", "N", "--dealer", "5"], ["--dealer", "'5'"]),
+    (SOLVE + ["--trick", "B99"], ["--trick", "'B99'"]),
+])
+def test_solve_bad_options(args, names):
+    assert_bad_input(run(*args, _a_deal()), *names)
+
+
+def test_solve_bad_card_names_the_card():
+    text = _a_deal().replace("B9 ", "B15 ", 1) if "B9 " in _a_deal() else _a_deal().replace(": ", ": B15 ", 1)
+    assert_bad_input(run(*SOLVE, text), "B15")
+
+
+def test_solve_duplicate_card_and_wrong_deck():
+    d = _a_deal()
+    n_first = d.split("/")[0].split()[1]        # N's first card, given again to E
+    dup = d.replace("E: ", f"E: {n_first} ", 1)
+    assert_bad_input(run(*SOLVE, dup), repr(n_first))
+    assert_bad_input(run("solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", d), "hasbro")
+
+
+def test_solve_needs_a_deal():
+    assert_bad_input(run(*SOLVE), "DEAL")
+    assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both")
+
+
+def test_bad_line_in_a_deal_file_names_the_line(tmp_path):
+    path = tmp_path / "deals.txt"
+    path.write_text(f"# two deals\n{_a_deal()}\n\nN: B1 / E: B2 / S: B3 / W: B3\n")
+    assert_bad_input(run(*SOLVE, "--file", str(path)), "line 4", "B3")
+    assert_bad_input(run(*SOLVE, "-", input=f"\n{_a_deal()}\nnonsense\n"), "<stdin> line 3", "nonsense")
+    assert_bad_input(run(*SOLVE, "--file", str(tmp_path / "missing.txt")), "--file", "missing.txt")
+    binary = tmp_path / "deals.bin"
+    binary.write_bytes(b"N: B14 / E: B13 / S: B12 / W: B11\n\xff\xfe\n")
+    assert_bad_input(run(*SOLVE, "--file", str(binary)), "deals.bin", "UTF-8")
+
+
+def test_group_turns_library_errors_into_exit_2():
+    @click.group(cls=RookGroup)
+    def g():
+        pass
+
+    @g.command()
+    def boom():
+        raise RulesError("rules knob 'x' is bad")
+
+    result = CliRunner().invoke(g, ["boom"])
+    assert_bad_input(result, "rules knob 'x' is bad")
+
+
+def test_installed_command_exits_2_without_traceback():
+    """The real entry point, in a fresh interpreter."""
+    proc = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "full,bird=sideways"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "sideways" in proc.stderr
+    assert proc.stdout == ""
+    ok = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "kentucky", "--count", "2",
+                         "--seed", "9"], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout == run("deal", "--rules", "kentucky", "--count", "2", "--seed", "9").stdout
+
+
+# ---------------------------------------------------------------- output
+def test_table_aligns_and_formats_nested_values():
+    text = format_table([{"a": 1, "name": "x", "v": {"B14": 3}}, {"a": 100, "name": "long", "v": None}])
+    lines = text.splitlines()
+    assert lines[0].split() == ["a", "name", "v"]
+    assert lines[1].startswith("  1  x") and lines[2].startswith("100  long")
+    assert '{"B14":3}' in lines[1]
+
+
+def test_emit_json_turns_numpy_and_nan_into_plain_json(capsys):
+    import numpy as np
+    import pandas as pd
+
+    emit(pd.DataFrame({"n": np.array([1, 2]), "x": [0.5, float("nan")]}), "json")
+    assert json.loads(capsys.readouterr().out) == [{"n": 1, "x": 0.5}, {"n": 2, "x": None}]
+    emit([{"n": np.int64(3)}], "jsonl")
+    assert json.loads(capsys.readouterr().out) == {"n": 3}
+
+
+# ---------------------------------------------------------------- README
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_opens_with_the_install_and_test_commands():
+    lines = README.read_text().splitlines()
+    assert lines[0] == "```sh" and lines[3] == "```"
+    run_cmd, test_cmd = lines[1], lines[2]
+    assert run_cmd.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/rook-analyze ")
+    assert test_cmd == 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+    # .ci/run installs and tests the same way
+    ci = (README.parent / ".ci" / "run").read_text()
+    assert 'pip" install -e ".[test]"' in ci and 'python" -m pytest' in ci
+
+
+def test_readme_examples_print_what_the_readme_shows():
+    text = README.read_text()
+    examples = re.findall(r"<!-- example: rook-analyze (.*?) -->\n```\n(.*?)```", text, re.S)
+    assert examples
+    for args, shown in examples:
+        result = run(*shlex.split(args))
+        assert result.exit_code == 0 and result.stdout == shown, args
+
+
+def test_readme_names_every_preset_and_knob():
+    text = README.read_text()
+    for name in PRESETS:
+        assert f"`{name}`" in text
+    for knob in KNOBS:
+        assert f"`{knob}`" in text

@@ -1,0 +1,206 @@
+"""`rook-analyze solve` and `bench`: formats, deal input, --cards, --trick, and values that match the library."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.cli import common
+from rook_analyze.cli.main import main
+from rook_analyze.solver import Card, Deal, Rules, card_values, random_deals, solve
+
+SMALL = "hasbro,hand_size=5"   # short hands: quick solves
+FIELDS = {"deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points", "defender_points",
+          "nodes", "ms"}
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, prog_name="rook-analyze")
+
+
+def deals(rules: str, n: int, seed: int) -> list[str]:
+    return [d.rdn() for d in random_deals(rules, n, seed)]
+
+
+def solve_args(rules=SMALL, trump="Y", declarer="E", *extra):
+    return ["solve", "--rules", rules, "--trump", trump, "--declarer", declarer, *extra]
+
+
+def ok(result):
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def test_every_format_gives_the_same_values_as_the_library():
+    text = deals(SMALL, 1, 4)[0]
+    messy = text.lower().replace(" / ", " /  ")            # case and spacing do not matter
+    want = solve(Deal.from_rdn(text, SMALL), "Y", "E")
+    rec = json.loads(ok(run(*solve_args(), "--format", "json", messy)).stdout)
+    assert isinstance(rec, list) and len(rec) == 1
+    rec = rec[0]
+    assert set(rec) == FIELDS
+    assert rec["deal"] == text                             # canonical RDN
+    assert rec["rules"] == Rules.from_spec(SMALL).spec()
+    assert (rec["trump"], rec["declarer"], rec["leader"], rec["dealer"]) == ("Y", "E", "N", "W")
+    assert (rec["declarer_points"], rec["defender_points"]) == (want.declarer_points, want.defender_points)
+    assert isinstance(rec["nodes"], int) and rec["nodes"] > 0
+    assert isinstance(rec["ms"], float) and rec["ms"] > 0
+
+    line = ok(run(*solve_args(), "--format", "jsonl", text)).stdout.splitlines()
+    assert len(line) == 1
+    got = json.loads(line[0])
+    assert {k: got[k] for k in FIELDS - {"ms", "nodes"}} == {k: rec[k] for k in FIELDS - {"ms", "nodes"}}
+
+    rows = list(csv.DictReader(io.StringIO(ok(run(*solve_args(), "--format", "csv", text)).stdout)))
+    assert len(rows) == 1 and set(rows[0]) == FIELDS
+    assert int(rows[0]["declarer_points"]) == rec["declarer_points"] and float(rows[0]["ms"]) > 0
+
+    table = ok(run(*solve_args(), text)).stdout.splitlines()
+    assert table[0].split() == ["#", "trump", "declarer", "leader", "declarer_points", "defender_points",
+                                "nodes", "ms"]
+    assert table[1].split()[:6] == ["1", "Y", "E", "N", str(rec["declarer_points"]), str(rec["defender_points"])]
+
+
+@pytest.mark.parametrize("rules,trump", [("hasbro", "B"), ("dixie40", "G"), ("dixie40,hand_size=5,most_tricks=3:20", "G"), ("bridge,hand_size=6", "none"),
+                                          ("full,hand_size=6,nest_size=5", "R")])
+def test_both_sides_add_up_to_the_points_at_stake(rules, trump):
+    text = deals(rules, 1, 21)[0]
+    rec = json.loads(ok(run(*solve_args(rules, trump, "S"), "--format", "json", text)).stdout)[0]
+    d = Deal.from_rdn(text, rules)
+    assert rec["declarer_points"] + rec["defender_points"] == d.total_points()
+    if rules in ("hasbro", "dixie40"):                     # a full deal: all 120 points
+        assert d.total_points() == 120
+
+
+def test_file_and_stdin_give_one_record_per_deal(tmp_path):
+    texts = deals(SMALL, 3, 8)
+    path = tmp_path / "deals.rdn"
+    path.write_text(f"# three deals\n{texts[0]}\n\n{texts[1]}\n  # indented comment\n{texts[2]}\n")
+    from_file = [json.loads(s) for s in ok(run(*solve_args(), "--format", "jsonl", "--file", str(path))).stdout.splitlines()]
+    from_stdin = [json.loads(s) for s in ok(run(*solve_args(), "--format", "jsonl", "-",
+                                                input=path.read_text())).stdout.splitlines()]
+    from_dash_file = json.loads(ok(run(*solve_args(), "--format", "json", "--file", "-",
+                                       input=path.read_text())).stdout)
+    assert [r["deal"] for r in from_file] == texts
+    for a, b, c in zip(from_file, from_stdin, from_dash_file):
+        assert a["declarer_points"] == b["declarer_points"] == c["declarer_points"]
+    for rec, text in zip(from_file, texts):
+        assert rec["declarer_points"] == solve(Deal.from_rdn(text, SMALL), "Y", "E").declarer_points
+
+
+@pytest.mark.parametrize("rules,declarer,dealer,leader", [
+    ("full,hand_size=5", "E", "W", "E"),        # first_lead=declarer
+    ("hasbro,hand_size=5", "E", "W", "N"),      # left of the dealer
+    ("hasbro,hand_size=5", "E", "S", "W"),
+    ("bridge,hand_size=5", "E", "W", "S"),      # left of the declarer
+])
+def test_default_leader_follows_first_lead(rules, declarer, dealer, leader):
+    text = deals(rules, 1, 2)[0]
+    rec = json.loads(ok(run(*solve_args(rules, "B", declarer), "--dealer", dealer, "--format", "json",
+                            text)).stdout)[0]
+    assert rec["leader"] == leader and rec["dealer"] == dealer
+
+
+def test_cards_gives_every_legal_card_and_the_best_is_the_value():
+    text = deals(SMALL, 1, 5)[0]
+    d = Deal.from_rdn(text, SMALL)
+    for leader in ("N", "E"):          # a defender and the declarer on lead
+        rec = json.loads(ok(run(*solve_args(), "--leader", leader, "--cards", "--format", "json", text)).stdout)[0]
+        cards = rec["cards"]
+        assert set(cards) == {c.rdn() for c in d.hand(leader)}  # leading: every card is legal
+        best = max if leader == "E" else min                   # E declares: E-W maximise
+        assert best(cards.values()) == rec["declarer_points"]
+        assert list(cards.values()) == sorted(cards.values(), reverse=True)
+        lib = card_values(d, "Y", "E", leader)
+        assert cards == {c.rdn(): v for c, v in lib.items()}
+
+    rows = list(csv.DictReader(io.StringIO(ok(run(*solve_args(), "--cards", "--format", "csv", text)).stdout)))
+    assert json.loads(rows[0]["cards"]) == json.loads(ok(run(*solve_args(), "--cards", "--format", "json",
+                                                             text)).stdout)[0]["cards"]
+    table = ok(run(*solve_args(), "--cards", text)).stdout
+    assert "cards" in table.splitlines()[0] and "=" in table.splitlines()[1]
+
+
+def test_trick_continues_from_a_played_card():
+    text = deals(SMALL, 1, 6)[0]
+    rec = json.loads(ok(run(*solve_args(), "--cards", "--format", "json", text)).stdout)[0]
+    card, value = next(iter(rec["cards"].items()))
+    after = json.loads(ok(run(*solve_args(), "--trick", card.lower(), "--format", "json", text)).stdout)[0]
+    assert after["trick"] == [card]
+    assert after["declarer_points"] == value
+
+
+def test_illegal_trick_card_is_bad_input():
+    text = deals(SMALL, 1, 6)[0]
+    d = Deal.from_rdn(text, SMALL)
+    not_leaders = d.hand("E").cards()[0].rdn()           # N leads; E's card cannot be N's play
+    result = run(*solve_args(), "--trick", not_leaders, text)
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert repr(not_leaders) in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("bad", [
+    "N: B14 / E: B13 / S: B12",                                  # a seat missing
+    "N: B14 B5 / E: B13 / S: B12 / W: B11",                      # unequal hands
+    "N: B14 / E: B13 / S: B12 / W: B4",                          # B4 is not in the hasbro deck
+    "N: B14 / E: B14 / S: B12 / W: B11",                         # duplicate
+    "N: B14 / E: B13 / S: B12 / X: B11",                         # unknown seat
+])
+def test_bad_deal_exits_2(bad):
+    result = run(*solve_args(), bad)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.startswith("Error: DEAL: ") and result.stderr.count("\n") == 1
+
+
+def test_compile_notice_goes_to_stderr_once(monkeypatch):
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    monkeypatch.setattr("rook_analyze.solver.needs_compile", lambda: True)
+    texts = "\n".join(deals(SMALL, 2, 1))
+    result = ok(run(*solve_args(), "--format", "jsonl", "-", input=texts))
+    assert result.stderr.count("compiling the solver") == 1
+    assert [json.loads(s)["deal"] for s in result.stdout.splitlines()] == texts.splitlines()
+
+
+def test_bench_reports_speed_per_rules():
+    doc = json.loads(ok(run("bench", "--rules", "hasbro,hand_size=4", "--deals", "3", "--format", "json")).stdout)
+    assert len(doc) == 1
+    row = doc[0]
+    assert row["rules"] == "hasbro,hand_size=4" and row["deals"] == 3
+    assert row["deals_per_s"] > 0 and row["nodes_per_s"] > 0 and row["mean_nodes"] > 0
+    assert 0 < row["median_ms"] <= row["p90_ms"] <= row["p99_ms"] <= row["max_ms"]
+    table = ok(run("bench", "--rules", "bridge,hand_size=3", "--deals", "2")).stdout.splitlines()
+    assert table[0].split()[:3] == ["rules", "deals", "deals_per_s"]
+    assert table[1].split()[:2] == ["bridge,hand_size=3", "2"]
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_solve_example_shows_real_values():
+    text = README.read_text()
+    m = re.search(r"```sh\nrook-analyze deal ([^\n|]*) \| rook-analyze solve ([^\n]*) -\n```\n\n```\n(.*?)```", text, re.S)
+    assert m, "the solve example is missing from README.md"
+    deal_args, solve_args_, shown = shlex.split(m.group(1)), shlex.split(m.group(2)), m.group(3)
+    dealt = ok(run("deal", *deal_args)).stdout
+    result = ok(run("solve", *solve_args_, "-", input=dealt)).stdout
+    got, want = result.splitlines(), shown.splitlines()
+    assert got[0].split() == want[0].split()              # widths follow the ms column
+    # the values; nodes and ms depend on the solver's table history and the machine
+    assert got[1].split()[:6] == want[1].split()[:6]
+
+
+def test_readme_python_example_runs(capsys):
+    code = re.search(r"```python\n(.*?)```", README.read_text(), re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    declarer, defender, nodes, ms = out[0].split()
+    assert int(declarer) + int(defender) == 120 and int(nodes) > 0 and float(ms) > 0
+    assert json.loads(out[1].replace("'", '"'))

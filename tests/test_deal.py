@@ -1,0 +1,186 @@
+"""Deals in Rook deal notation and the seeded dealer."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rook_analyze.solver import (Deal, DealError, DuplicateCardError, Hand, InvalidCardError,
+                                 NotationError, PRESETS, Rules, random_deal, random_deals)
+
+SPECS = list(PRESETS) + ["full,double_bird=true", "full,nest_size=0", "hasbro,nest_size=4",
+                         "kentucky,bird=low"]
+
+
+@st.composite
+def messy_deal_text(draw, deal):
+    """A deal written any way RDN accepts: parts in any order, seats and cards in any
+    case, commas or spaces between cards, spaces around ':' and '/'."""
+    r = deal.rules
+    parts = [(name, hand) for name, hand in zip(r.seat_names, deal.hands)]
+    if r.nest_size or len(deal.nest):
+        parts.append(("nest", deal.nest))
+    parts = draw(st.permutations(parts))
+    out = []
+    for name, hand in parts:
+        name = name.lower() if draw(st.booleans()) else name.upper()
+        cards = [c.rdn() for c in draw(st.permutations(hand.cards()))]
+        cards = [c.lower() if draw(st.booleans()) else c.upper() for c in cards]
+        sep = draw(st.sampled_from([" ", ",", ", ", "  "]))
+        colon = draw(st.sampled_from([":", " : ", ":  ", " :"]))
+        out.append(f"{name}{colon}{sep.join(cards)}")
+    slash = draw(st.sampled_from(["/", " / ", "  /", "/ "]))
+    return slash.join(out)
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32 - 1))
+def test_random_deal_round_trip(data, spec, seed):
+    rules = Rules.from_spec(spec)
+    deal = random_deal(rules, seed)
+    text = deal.rdn()
+    # parse(format(v)) == v, also as a complete deal
+    assert Deal.from_rdn(text, rules) == deal
+    assert Deal.from_rdn(text, rules, complete=True) == deal
+    assert Deal.from_rdn(text, spec) == deal  # rules as a spec string
+    # format(parse(x)) is canonical: N E S W then the nest, canonical hands
+    messy = data.draw(messy_deal_text(deal))
+    parsed = Deal.from_rdn(messy, rules)
+    assert parsed == deal
+    assert parsed.rdn() == text
+    names = [p.split(":")[0] for p in text.split(" / ")]
+    assert names == list(rules.seat_names) + (["nest"] if rules.nest_size else [])
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), spec=st.sampled_from(SPECS), seed=st.integers(0, 2**32 - 1))
+def test_position_round_trip(data, spec, seed):
+    """Random trick-boundary positions: every hand loses the same number of cards."""
+    rules = Rules.from_spec(spec)
+    deal = random_deal(rules, seed)
+    played = data.draw(st.integers(0, rules.hand_size))
+    hands = []
+    for h in deal.hands:
+        keep = data.draw(st.permutations(h.cards()))[: rules.hand_size - played]
+        hands.append(Hand.from_cards(keep))
+    nest = Hand.from_cards(data.draw(st.permutations(deal.nest.cards()))[: data.draw(
+        st.integers(0, len(deal.nest)))])
+    pos = Deal(rules, tuple(hands), nest)
+    assert pos.cards_per_hand == rules.hand_size - played
+    assert Deal.from_rdn(pos.rdn(), rules) == pos
+    assert Deal.from_rdn(data.draw(messy_deal_text(pos)), rules) == pos
+    if played or len(nest) < rules.nest_size:
+        with pytest.raises(DealError):
+            Deal.from_rdn(pos.rdn(), rules, complete=True)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_random_deal_is_a_deal_of_the_deck(spec):
+    rules = Rules.from_spec(spec)
+    deal = random_deal(rules, 7)
+    assert all(len(h) == rules.hand_size for h in deal.hands)
+    assert len(deal.nest) == rules.nest_size
+    seen = deal.nest.mask
+    for h in deal.hands:
+        assert not seen & h.mask
+        seen |= h.mask
+    assert seen | deal.out_of_play.mask == rules.deck_mask
+    assert len(deal.out_of_play) == rules.out_of_play
+    if rules.out_of_play == 0:
+        assert deal.total_points() == rules.total_points
+
+
+def test_random_deal_is_reproducible_per_seed():
+    rules = Rules.preset("hasbro")
+    assert random_deal(rules, 42) == random_deal(rules, 42)
+    assert len({random_deal(rules, s).rdn() for s in range(20)}) == 20
+    a = [d.rdn() for d in random_deals(rules, 5, seed=3)]
+    b = [d.rdn() for d in random_deals(rules, 5, seed=3)]
+    assert a == b and len(set(a)) == 5
+    rng = np.random.default_rng(3)
+    assert [random_deal(rules, rng).rdn() for _ in range(5)] == a
+
+
+def test_random_deal_is_uniform_enough():
+    # each card lands in each seat about a quarter of the time less the nest's share
+    rules = Rules.preset("hasbro")
+    counts = np.zeros(64)
+    n = 2000
+    for d in random_deals(rules, n, seed=1):
+        counts += [bool(d.hands[0].mask >> i & 1) for i in range(64)]
+    share = counts[[c.index for c in rules.deck()]] / n
+    assert abs(share.mean() - 9 / 41) < 0.01
+    assert share.min() > 0.15 and share.max() < 0.29
+
+
+def test_out_of_play_cards_are_unseen():
+    rules = Rules.from_spec("full,nest_size=0")  # 57 cards, 14 each: one card out of play
+    deal = random_deal(rules, 5)
+    assert len(deal.out_of_play) == 1
+    assert "nest" not in deal.rdn()
+    assert deal.total_points() == rules.counter_total - rules.points_of_mask(deal.out_of_play.mask)
+
+
+EXAMPLE = ("N: Rook B14 B10 R9 Y8 G7 G6 B5 R12 / E: B13 B12 R14 R13 Y14 Y13 G14 G13 G12 / "
+           "S: B11 B9 R11 R10 Y12 Y11 G11 G10 G9 / W: B8 B7 R8 R7 Y10 Y9 G8 R6 R5 / "
+           "nest: B6 Y7 Y6 Y5 G5")
+
+
+def test_example_deal():
+    deal = Deal.from_rdn(EXAMPLE, "hasbro", complete=True)
+    assert deal.hand("N").rdn() == "Rook B14 B10 B5 R12 R9 Y8 G7 G6"
+    assert deal.hand(2) == deal.hands[2]
+    assert deal.nest.rdn() == "B6 Y7 Y6 Y5 G5"
+    assert deal.total_points() == 120
+
+
+@pytest.mark.parametrize("text, spec, error, words", [
+    # a card not in this preset's deck
+    (EXAMPLE.replace("B5 R12", "B1 R12"), "hasbro", InvalidCardError, ["'B1'", "(N)", "'hasbro' deck"]),
+    (EXAMPLE, "dixie40", InvalidCardError, ["'Rook'", "'dixie40' deck"]),
+    # an unknown token
+    (EXAMPLE.replace("G13", "G13x"), "hasbro", InvalidCardError, ["'G13x'", "(in E)"]),
+    # duplicates, within a hand and across hands
+    (EXAMPLE.replace("R12", "B14"), "hasbro", DuplicateCardError, ["'B14'", "(in N)"]),
+    (EXAMPLE.replace("B13 B12", "B13 B14"), "hasbro", DuplicateCardError, ["'B14'", "again in E"]),
+    (EXAMPLE.replace("G5", "B14"), "hasbro", DuplicateCardError, ["'B14'", "again in nest"]),
+    # unequal hands
+    (EXAMPLE.replace(" R5 /", " /"), "hasbro", DealError, ["unequal hands", "W 8", "N 9"]),
+    # too many cards for the rules
+    (EXAMPLE.replace("G5", "G5 R5").replace(" R5 /", " /"), "hasbro", DealError, ["unequal"]),
+    (EXAMPLE.replace("nest: ", "nest: B1 B2 "), "full", DealError, ["nest of 7", "nest of 5"]),
+    # seats
+    (EXAMPLE.replace("W:", "X:"), "hasbro", DealError, ["'X'", "N E S W"]),
+    (EXAMPLE.replace("W:", "N:"), "hasbro", DealError, ["seat N", "twice"]),
+    (EXAMPLE + " / nest: B2", "full", DealError, ["nest", "twice"]),
+    (EXAMPLE.split(" / W:")[0], "hasbro", DealError, ["no hand for W"]),
+    (EXAMPLE.replace("W: ", "W "), "hasbro", DealError, ["SEAT: cards"]),
+    ("", "hasbro", DealError, ["empty deal"]),
+])
+def test_deal_errors_name_the_token_and_reason(text, spec, error, words):
+    with pytest.raises(error) as err:
+        Deal.from_rdn(text, spec)
+    assert isinstance(err.value, NotationError)
+    for w in words:
+        assert w in str(err.value), (w, str(err.value))
+
+
+def test_complete_deal_needs_every_card():
+    short = EXAMPLE.replace(" B5 R12", " B5").replace(" G12", "").replace(" G9", "").replace(" R5", "")
+    deal = Deal.from_rdn(short, "hasbro")  # a position after one trick is fine
+    assert deal.cards_per_hand == 8
+    with pytest.raises(DealError) as err:
+        Deal.from_rdn(short, "hasbro", complete=True)
+    assert "hand N has 8 cards" in str(err.value) and "deals 9" in str(err.value)
+    no_nest = EXAMPLE.split(" / nest:")[0]
+    with pytest.raises(DealError, match="the nest has 0 cards.*nest of 5"):
+        Deal.from_rdn(no_nest, "hasbro", complete=True)
+
+
+def test_deal_constructor_checks():
+    rules = Rules.preset("hasbro")
+    deal = random_deal(rules, 1)
+    with pytest.raises(DealError, match="4 hands, not 3"):
+        Deal(rules, deal.hands[:3], deal.nest)
+    with pytest.raises(DuplicateCardError):
+        Deal(rules, (deal.hands[0], deal.hands[0], deal.hands[2], deal.hands[3]))

@@ -1,0 +1,339 @@
+"""The rule model against the preset table and knob list of RULES.md / CONTRACT.md."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rook_analyze.solver import PRESETS, Card, Rules, RulesError
+from rook_analyze.solver.cards import ROOK2_INDEX, ROOK_INDEX
+from rook_analyze.solver.rules import KNOBS
+
+
+def idx(text):
+    return Card.from_rdn(text).index
+
+
+# ------------------------------------------------------------- the presets
+# One row per preset of RULES.md: numbers per color, deck size, hand / nest,
+# Rook rank, counter table, counter total, total in play, first lead,
+# bird_play, nest_to, (min, step, max), all_pass, target.
+TABLE = {
+    "full": dict(numbers=range(1, 15), deck=57, hand=13, nest=5, bird="high",
+                 counters={5: 5, 10: 10, 14: 10}, rook=20, counter_total=120, total=120,
+                 first_lead="declarer", bird_play="trump_suit", nest_to="declarer",
+                 bids=(70, 5, 120), all_pass="redeal", target=300),
+    "hasbro": dict(numbers=range(5, 15), deck=41, hand=9, nest=5, bird="high",
+                   counters={5: 5, 10: 10, 14: 10}, rook=20, counter_total=120, total=120,
+                   first_lead="left_of_dealer", bird_play="any_time", nest_to="last_trick",
+                   bids=(70, 5, 120), all_pass="redeal", target=300),
+    "kentucky": dict(numbers=[1] + list(range(5, 15)), deck=45, hand=10, nest=5, bird="high",
+                     counters={1: 15, 5: 5, 10: 10, 14: 10}, rook=20, counter_total=180, total=180,
+                     first_lead="left_of_dealer", bird_play="any_time", nest_to="last_trick",
+                     bids=(100, 5, 180), all_pass="dealer_forced", target=500),
+    "dixie40": dict(numbers=range(5, 15), deck=40, hand=9, nest=4, bird="none",
+                    counters={5: 5, 10: 10, 13: 10}, rook=None, counter_total=100, total=120,
+                    first_lead="left_of_dealer", bird_play="trump_suit", nest_to="last_trick",
+                    bids=(65, 5, 120), all_pass="dealer_forced", target=300),
+    "bridge": dict(numbers=range(2, 15), deck=52, hand=13, nest=0, bird="none",
+                   counters={}, rook=None, counter_total=0, total=13,
+                   first_lead="left_of_declarer", bird_play="trump_suit", nest_to=None,
+                   bids=(None, None, None), all_pass=None, target=300),
+}
+
+
+def test_presets_are_the_table():
+    assert set(PRESETS) == set(TABLE)
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_preset_matches_rules_md(name):
+    row = TABLE[name]
+    r = Rules.preset(name)
+    assert r.name == name
+    assert r.seats == 4 and r.teams == (0, 1, 0, 1)  # partners opposite: N-S against E-W
+    assert set(r.numbers) == set(row["numbers"])
+    assert r.deck_size == row["deck"] == len(r.deck())
+    assert (r.hand_size, r.nest_size) == (row["hand"], row["nest"])
+    assert r.out_of_play == 0
+    assert r.bird == row["bird"]
+    deck = {c.rdn() for c in r.deck()}
+    assert ("Rook" in deck) == (row["rook"] is not None)
+    assert "Rook2" not in deck
+    # every card's points from the counter table
+    for card in r.deck():
+        expected = row["rook"] if card.is_bird else row["counters"].get(card.number, 0)
+        assert r.card_points(card) == expected, card
+    assert r.counter_total == row["counter_total"]
+    assert r.total_points == row["total"]
+    assert r.first_lead == row["first_lead"]
+    assert r.bird_play == row["bird_play"]
+    if row["nest_to"] is not None:
+        assert r.nest_to == row["nest_to"]
+    assert (r.min_bid, r.bid_step, r.max_bid) == row["bids"]
+    assert r.has_auction == (row["bids"][0] is not None)
+    if row["all_pass"] is not None:
+        assert r.all_pass == row["all_pass"]
+    assert r.target == row["target"]
+    assert r.one_high == (name == "kentucky")
+    assert r.trumps == (("B", "R", "Y", "G", "none") if name == "bridge" else ("B", "R", "Y", "G"))
+    assert r.spec() == name
+    assert Rules.from_spec(name) == r
+
+
+def test_dixie40_most_tricks_bonus():
+    r = Rules.preset("dixie40")
+    assert r.most_tricks == (5, 20)
+    assert r.counter_total + r.most_tricks[1] == 120
+
+
+def test_bid_levels():
+    assert Rules.preset("full").bid_levels() == list(range(70, 121, 5))
+    assert Rules.preset("kentucky").bid_levels()[0] == 100
+    with pytest.raises(RulesError, match="no bidding"):
+        Rules.preset("bridge").bid_levels()
+
+
+def test_preset_name_ignores_case_and_spaces():
+    assert Rules.from_spec(" Hasbro ") == Rules.preset("hasbro")
+    assert Rules.from_spec("FULL, bird = LOW") == Rules.preset("full").with_knobs(bird="low")
+
+
+# ----------------------------------------------------------------- knobs
+# Each CONTRACT.md knob with a value that differs from the 'full' preset.
+KNOB_VALUES = {
+    "hand_size": ("12", 12),
+    "nest_size": ("6", 6),
+    "bird": ("low", "low"),
+    "double_bird": ("true", True),
+    "one_high": ("true", True),
+    "first_lead": ("left_of_dealer", "left_of_dealer"),
+    "bird_play": ("any_time", "any_time"),
+    "nest_to": ("last_trick", "last_trick"),
+    "trick_points": ("2", 2),
+    "last_trick_bonus": ("20", 20),
+    "most_tricks": ("7:20", (7, 20)),
+    "min_bid": ("80", 80),
+    "bid_step": ("10", 10),
+    "max_bid": ("110", 110),
+    "all_pass": ("dealer_forced", "dealer_forced"),
+    "target": ("500", 500),
+}
+
+
+def test_every_contract_knob_is_covered():
+    assert set(KNOB_VALUES) == set(KNOBS)
+
+
+@pytest.mark.parametrize("knob", list(KNOB_VALUES))
+def test_knob_in_python_and_in_spec(knob):
+    text, value = KNOB_VALUES[knob]
+    base = Rules.preset("full")
+    by_python = base.with_knobs(**{knob: value})
+    by_text = Rules.from_spec(f"full,{knob}={text}")
+    assert getattr(by_python, knob) == value
+    assert by_text == by_python
+    assert by_python != base
+    assert f"{knob}={text}" in by_python.spec()
+    assert Rules.from_spec(by_python.spec()) == by_python
+    # with_knobs also takes the spec's text
+    assert base.with_knobs(**{knob: text}) == by_python
+
+
+def test_knobs_on_other_presets():
+    r = Rules.from_spec("hasbro,bird=ten_and_half,bird_play=trump_suit,nest_to=declarer,most_tricks=6:10")
+    assert (r.bird, r.bird_play, r.nest_to, r.most_tricks) == ("ten_and_half", "trump_suit", "declarer", (6, 10))
+    assert r.total_points == 120 + 10
+    assert Rules.from_spec(r.spec()) == r
+    assert Rules.from_spec("dixie40,most_tricks=none").most_tricks is None
+    assert Rules.from_spec("kentucky,one_high=false").one_high is False
+
+
+@pytest.mark.parametrize("spec, hand, nest, out", [
+    ("full,nest_size=0", 14, 0, 1),        # straight: 57 cards, 14 each, one out of play
+    ("full,nest_size=6", 12, 6, 3),
+    ("full,nest_size=4", 13, 4, 1),
+    ("full,double_bird=true", 13, 5, 1),   # 58 cards
+    ("full,bird=none", 12, 5, 3),          # 56 cards
+    ("hasbro,nest_size=4", 9, 4, 1),
+    ("full,hand_size=12", 12, 5, 4),
+])
+def test_hand_size_follows_the_deck(spec, hand, nest, out):
+    r = Rules.from_spec(spec)
+    assert (r.hand_size, r.nest_size, r.out_of_play) == (hand, nest, out)
+    assert r.hand_size * r.seats + r.nest_size + r.out_of_play == r.deck_size
+    assert Rules.from_spec(r.spec()) == r
+
+
+def test_explicit_hand_size_round_trips_even_when_it_equals_the_preset():
+    # 13 is the preset's size but not what nest_size=0 derives (14): it must be written
+    r = Rules.from_spec("full,nest_size=0,hand_size=13")
+    assert r.hand_size == 13 and r.out_of_play == 5
+    assert "hand_size=13" in r.spec()
+    assert Rules.from_spec(r.spec()) == r
+
+
+def test_double_bird_deck():
+    r = Rules.from_spec("full,double_bird=true")
+    names = [c.rdn() for c in r.deck()]
+    assert names[:2] == ["Rook", "Rook2"]
+    assert r.deck_size == 58
+    assert r.card_points(Card.rook(second=True)) == 20
+    assert r.counter_total == 140
+
+
+def test_teams_and_seats_knobs():
+    r = Rules.from_spec("hasbro").with_knobs(seats=3, teams=None)
+    assert (r.hand_size, r.seats, r.out_of_play) == (12, 3, 0)
+    assert r.seat_names == ("P1", "P2", "P3")
+    assert r.side_of(1, 1) == 1 and r.side_of(0, 1) == 0 and r.side_of(2, 1) == 0
+    six = Rules.from_spec("full,bird=none,nest_size=2").with_knobs(seats=6, teams=(0, 1, 0, 1, 0, 1))
+    assert (six.hand_size, six.out_of_play) == (9, 0)
+    with pytest.raises(RulesError, match="teams"):
+        Rules.preset("full").with_knobs(seats=3)  # four-seat teams do not fit three seats
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    preset=st.sampled_from(list(TABLE)),
+    knobs=st.dictionaries(
+        st.sampled_from(KNOBS),
+        st.one_of(st.integers(-10, 200).map(str), st.sampled_from(
+            ["high", "low", "ten_and_half", "none", "true", "false", "declarer", "left_of_declarer",
+             "left_of_dealer", "any_time", "trump_suit", "last_trick", "redeal", "dealer_forced",
+             "6:20", "7:10", "5:20", "x", "", "1.5", "-5"])),
+        max_size=5),
+)
+def test_any_spec_either_round_trips_or_is_a_rules_error(preset, knobs):
+    spec = ",".join([preset] + [f"{k}={v}" for k, v in knobs.items()])
+    try:
+        r = Rules.from_spec(spec)
+    except RulesError as e:
+        assert str(e)  # a RulesError, never another exception
+        return
+    assert Rules.from_spec(r.spec()) == r
+    assert r.hand_size * r.seats + r.nest_size <= r.deck_size
+    assert r.hand_size >= 1
+
+
+# ---------------------------------------------------------------- errors
+@pytest.mark.parametrize("spec, words", [
+    ("nope", ["'nope'", "full"]),
+    ("", ["preset"]),
+    ("full,foo=1", ["'foo'", "unknown"]),
+    ("full,bird", ["'bird'", "knob=value"]),
+    ("full,bird=mid", ["bird", "'mid'"]),
+    ("full,nest_size=x", ["nest_size", "'x'", "whole number"]),
+    ("full,double_bird=maybe", ["double_bird", "'maybe'"]),
+    ("full,first_lead=dealer", ["first_lead", "'dealer'"]),
+    ("full,bird_play=never", ["bird_play", "'never'"]),
+    ("full,nest_to=nobody", ["nest_to", "'nobody'"]),
+    ("full,all_pass=shuffle", ["all_pass", "'shuffle'"]),
+    ("full,most_tricks=a", ["most_tricks", "'a'"]),
+    ("full,most_tricks=3:5", ["most_tricks=3:5", "more than half"]),
+    ("full,most_tricks=7:-5", ["most_tricks=7:-5", "0 or more"]),
+    ("full,min_bid=72", ["min_bid=72", "multiple of 5"]),
+    ("full,bid_step=0", ["bid_step=0", "positive"]),
+    ("full,min_bid=130", ["min_bid=130", "max_bid=120"]),
+    ("full,target=0", ["target=0"]),
+    ("full,trick_points=-1", ["trick_points=-1"]),
+    ("full,nest_size=-1", ["nest_size=-1"]),
+    ("full,nest_size=60", ["nest_size=60", "57-card deck"]),          # the deck cannot be dealt
+    ("full,hand_size=20", ["hand_size=20", "deck has 57"]),
+    ("hasbro,hand_size=10,nest_size=5", ["hand_size=10", "deck has 41"]),
+    ("dixie40,double_bird=true", ["double_bird", "Rook"]),
+    ("hasbro,one_high=true", ["one_high", "no 1s"]),
+    ("full,bird=low,bird=high", ["'bird'", "twice"]),
+])
+def test_rules_errors_name_the_knob_and_value(spec, words):
+    with pytest.raises(RulesError) as err:
+        Rules.from_spec(spec)
+    for w in words:
+        assert w in str(err.value), (w, str(err.value))
+
+
+@pytest.mark.parametrize("knobs, words", [
+    (dict(nest_size="x"), ["nest_size", "'x'"]),
+    (dict(double_bird=1), ["double_bird=1", "true or false"]),
+    (dict(target=1.5), ["target=1.5", "whole number"]),
+    (dict(hand_size=True), ["hand_size=True"]),
+    (dict(most_tricks=(7,)), ["most_tricks=(7,)"]),
+    (dict(bird="mid"), ["bird", "'mid'"]),
+    (dict(colour="B"), ["'colour'", "unknown"]),
+])
+def test_with_knobs_errors(knobs, words):
+    with pytest.raises(RulesError) as err:
+        Rules.preset("full").with_knobs(**knobs)
+    for w in words:
+        assert w in str(err.value), (w, str(err.value))
+
+
+def test_most_tricks_as_list_in_python():
+    assert Rules.preset("full").with_knobs(most_tricks=[7, 20]).most_tricks == (7, 20)
+
+
+# ------------------------------------------------------------ rank order
+def order(rules, trump, color):
+    return [Card.from_index(i).rdn() for i in rules.color_order(trump, color)]
+
+
+def test_rank_order_rook_high():
+    r = Rules.preset("full")
+    assert order(r, "B", "B") == [f"B{n}" for n in range(1, 15)] + ["Rook"]
+    assert order(r, "B", "R") == [f"R{n}" for n in range(1, 15)]  # the Rook is in no other color
+    assert order(r, "none", "Y") == [f"Y{n}" for n in range(1, 15)]
+
+
+def test_rank_order_rook_low():
+    r = Rules.from_spec("full,bird=low")
+    assert order(r, "G", "G") == ["Rook"] + [f"G{n}" for n in range(1, 15)]
+
+
+def test_rank_order_ten_and_half():
+    r = Rules.from_spec("hasbro,bird=ten_and_half")
+    assert order(r, "R", "R") == ["R5", "R6", "R7", "R8", "R9", "R10", "Rook", "R11", "R12", "R13", "R14"]
+
+
+def test_rank_order_one_high():
+    r = Rules.preset("kentucky")
+    assert order(r, "B", "R") == ["R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R1"]
+    assert order(r, "B", "B")[-2:] == ["B1", "Rook"]
+    half = r.with_knobs(bird="ten_and_half")
+    assert order(half, "Y", "Y") == ["Y5", "Y6", "Y7", "Y8", "Y9", "Y10", "Rook", "Y11", "Y12", "Y13", "Y14", "Y1"]
+    low = r.with_knobs(bird="low")
+    assert order(low, "Y", "Y")[:2] == ["Rook", "Y5"] and order(low, "Y", "Y")[-1] == "Y1"
+
+
+@pytest.mark.parametrize("bird, expected", [
+    ("high", [f"B{n}" for n in range(5, 15)] + ["Rook2", "Rook"]),
+    ("low", ["Rook2", "Rook"] + [f"B{n}" for n in range(5, 15)]),
+    ("ten_and_half", ["B5", "B6", "B7", "B8", "B9", "B10", "Rook2", "Rook", "B11", "B12", "B13", "B14"]),
+])
+def test_rank_order_double_bird(bird, expected):
+    r = Rules.from_spec(f"hasbro,double_bird=true,bird={bird}")
+    assert order(r, "B", "B") == expected
+    assert ROOK_INDEX not in r.color_order("B", "G") and ROOK2_INDEX not in r.color_order("B", "G")
+
+
+# ---------------------------------------------------------- trump, seats
+def test_check_trump():
+    assert Rules.preset("full").check_trump("b") == "B"
+    assert Rules.preset("bridge").check_trump("None") == "none"
+    with pytest.raises(RulesError, match="'none'.*Rook is always a trump"):
+        Rules.preset("full").check_trump("none")
+    with pytest.raises(RulesError, match="'none'"):
+        Rules.from_spec("bridge,bird=high").check_trump("none")  # a Rook needs a trump color
+    with pytest.raises(RulesError, match="'X'"):
+        Rules.preset("full").check_trump("X")
+
+
+def test_seats_and_leaders():
+    r = Rules.preset("full")
+    assert r.seat_names == ("N", "E", "S", "W")
+    assert r.check_seat("s") == 2
+    with pytest.raises(RulesError, match="'Q'"):
+        r.check_seat("Q")
+    assert r.side_of(2, 0) == 1 and r.side_of(1, 0) == 0
+    declarer, dealer = 1, 3  # E declares, W deals
+    assert Rules.preset("full").first_leader(declarer, dealer) == 1
+    assert Rules.preset("bridge").first_leader(declarer, dealer) == 2
+    assert Rules.preset("hasbro").first_leader(declarer, dealer) == 0
