@@ -1,8 +1,12 @@
 """Bit tricks on uint64 card masks as LLVM intrinsics usable inside njit code.
 
+They return int64: numba turns int64 mixed with uint64 into float64, which
+would creep into every index computed from them.
+
 ``np.bitwise_count`` is not supported in nopython mode; these compile to the
 single popcnt / tzcnt / lzcnt instructions."""
 
+import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -43,16 +47,16 @@ def _ctlz(typingctx, x):
 @njit(**JIT)
 def popcount(x):
     """Number of set bits."""
-    return int(_ctpop(x))
+    return np.int64(_ctpop(x))
 
 
 @njit(**JIT)
 def lowest_bit(x):
     """Index of the lowest set bit (64 for 0)."""
-    return int(_cttz(x))
+    return np.int64(_cttz(x))
 
 
 @njit(**JIT)
 def highest_bit(x):
     """Index of the highest set bit (-1 for 0)."""
-    return 63 - int(_ctlz(x))
+    return 63 - np.int64(_ctlz(x))

@@ -153,6 +153,8 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
             return 1500 + 8 * v - rank  # win as cheaply as possible, with a counter if free
         if top:
             return 1400 + 4 * v
+        if tlen == 1 and (c >> 4) == (led >> 4):
+            return -8 * v - rank  # second hand low
         return 1200 - rank
     return -8 * v - rank
 
@@ -213,12 +215,79 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
 
 
 @njit(**JIT)
+def table_key(hands, n, live, class_bits, kp):
+    """Fill ``kp`` with the table key of a trick-boundary position: card
+    counts per color, then who holds each live card and what it is worth,
+    by rank relative to the live cards."""
+    cnts = np.uint64(0)
+    for lane in range(4):
+        cnts |= np.uint64(popcount((live >> np.uint64(16 * lane)) & LANE)) << np.uint64(8 * lane)
+    kp[0] = cnts
+    for j in range(3):
+        o = np.uint64(0)
+        for s in range(n):
+            if (s >> j) & 1:
+                o |= hands[s]
+        kp[1 + j] = _compress_lanes(o, live) if o else np.uint64(0)
+        kp[4 + j] = _compress_lanes(class_bits[j], live) if class_bits[j] else np.uint64(0)
+
+
+@njit(**JIT)
+def table_find(kp, tag, gen, tt_key, tt_tag, ways):
+    """The slot holding this key (>= 0), or -1 - the slot to claim for it:
+    a stale entry, else the one with the fewest cards left."""
+    h = _hash(kp, tag)
+    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
+    for w in range(ways):
+        e = base + w
+        if tt_tag[e] == tag:
+            same = True
+            for j in range(KEYW):
+                if tt_key[e, j] != kp[j]:
+                    same = False
+                    break
+            if same:
+                return e
+    best = base
+    bestdepth = 1 << 30
+    for w in range(ways):
+        e = base + w
+        if (tt_tag[e] >> 16) != gen:
+            return -1 - e
+        k0 = tt_key[e, 0]
+        d = np.int64((k0 & np.uint64(0xFF)) + ((k0 >> np.uint64(8)) & np.uint64(0xFF))
+                     + ((k0 >> np.uint64(16)) & np.uint64(0xFF)) + (k0 >> np.uint64(24)))
+        if d < bestdepth:
+            bestdepth = d
+            best = e
+    return -1 - best
+
+
+@njit(**JIT)
+def table_claim(slot, kp, tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move):
+    """Make ``slot`` (as table_find returned it) hold this key; returns the slot."""
+    if slot >= 0:
+        return slot
+    e = -1 - slot
+    for j in range(KEYW):
+        tt_key[e, j] = kp[j]
+    tt_tag[e] = tag
+    tt_lo[e] = 0
+    tt_hi[e] = 32767
+    tt_move[e] = -1
+    return e
+
+
+@njit(**JIT)
 def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra,
-                  most_n, most_p, dtr0, mv, W, stats):
+                  most_n, most_p, dtr0, mv, W, K, class_bits, gen, tt_key, tt_tag, tt_lo, tt_hi, tt_move,
+                  ways, stats):
     """Exact points the declaring side takes from a trick boundary: plain
     alpha-beta over points with an explicit stack, for small endings whose
     exact value is worth keeping (one table entry then answers every probe).
-    ``mv`` and ``W`` are preallocated scratch (rows of W: see below)."""
+    ``mv``, ``W`` and ``K`` are preallocated scratch. Every trick boundary
+    below the root is searched with a full window, so its value is exact and
+    goes to the table, where later visits (and probes) find it."""
     nm = W[0]
     mi = W[1]
     al = W[2]
@@ -234,6 +303,8 @@ def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mas
     tc = W[12]
     scratch = W[13]
     nohist = W[14]
+    bd = W[15]
+    gen_tag = np.int64(gen) << 16
     nodes = 0
     live_all = np.uint64(0)
     for s in range(n):
@@ -249,6 +320,7 @@ def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mas
     state = _ENTER
     while True:
         if state == _ENTER:
+            bd[p] = 0
             if tlen == 0:
                 left = popcount(hands[leader])
                 if left <= 1:
@@ -261,6 +333,19 @@ def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mas
                     val = got
                     state = _RETURN
                     continue
+                if p > 0:
+                    kp = K[p]
+                    table_key(hands, n, live_all, class_bits, kp)
+                    tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
+                    slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
+                    if slot >= 0 and tt_lo[slot] == tt_hi[slot]:
+                        val = tt_lo[slot]
+                        state = _RETURN
+                        continue
+                    # full window here, so the value found is exact
+                    al[p] = -1
+                    be[p] = 1 << 40
+                    bd[p] = 1
             seat = (leader + tlen) % n
             if tlen == 0:
                 led = -1
@@ -327,6 +412,13 @@ def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mas
                 val = best[p]
                 state = _RETURN
         else:
+            if bd[p]:
+                tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
+                # find again: deeper stores may have taken the slot
+                e = table_find(K[p], tag, gen, tt_key, tt_tag, ways)
+                e = table_claim(e, K[p], tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move)
+                tt_lo[e] = val
+                tt_hi[e] = val
             if p == 0:
                 break
             p -= 1
@@ -512,6 +604,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
           tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
     """Can the declaring side take at least ``target`` points from here?
 
+    Returns a bound on the points it takes: at least ``target`` (and then a
+    lower bound) when it can, below ``target`` (an upper bound) when not.
+
     ``hands``: uint64 per seat (the cards of the current trick removed);
     ``trick[:tlen0]``: the cards of the current trick, from the leader;
     ``dtr0``: the declaring side's tricks so far (for most_tricks).
@@ -523,7 +618,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     most_n = P[4]
     most_p = P[5]
     trump_lane = P[6]
-    tt_mask = np.uint64(tt_key.shape[0] - 1)
     gen_tag = np.int64(gen) << 16
     exact_below = P[7]
 
@@ -548,10 +642,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     key = np.zeros((maxp, KEYW), np.uint64)
     class_bits = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)
+    best = np.zeros(maxp, np.int64)
     scratch = np.empty(MAXMOVES, np.int64)
     history = np.zeros((n, 64), np.int64)
     mv_e = np.empty((64, MAXMOVES), np.int64)
-    w_e = np.zeros((15, 64), np.int64)
+    w_e = np.zeros((17, 64), np.int64)
+    k_e = np.zeros((64, KEYW), np.uint64)
     # every card played, the root's trick first: the trick in progress at
     # ply p is hist[tlen0 + p - tlen : tlen0 + p]
     hist = np.empty(tlen0 + maxp, np.int64)
@@ -573,7 +669,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     pts = 0
     dtr = dtr0
     p = 0
-    res = False
+    rv = 0
     state = _ENTER
     nodes = 0
     while True:
@@ -585,34 +681,34 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             if tlen == 0:
                 need = target - pts
                 if need <= 0:
-                    res = True
+                    rv = pts
                     state = _RETURN
                     continue
                 cnt = popcount(hands[leader])
                 if cnt == 0:
                     bonus = most_p if (most_n > 0 and dtr >= most_n) else 0
-                    res = bonus >= need
+                    rv = pts + bonus
                     state = _RETURN
                     continue
                 ub = remval + tp * cnt + last_extra
                 if most_n > 0 and dtr + cnt >= most_n:
                     ub += most_p
                 if ub < need:
-                    res = False
+                    rv = pts + ub
                     state = _RETURN
                     continue
                 if cnt == 1:
                     got, won = last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra)
                     if most_n > 0 and dtr + won >= most_n:
                         got += most_p
-                    res = got >= need
+                    rv = pts + got
                     state = _RETURN
                     continue
                 # quick bounds: top trumps keep their points; the side on lead
                 # can cash its top cards
                 tdecl, tdef = top_trump_points(hands, n, side, values, trump_lane, tp)
                 if tdecl >= need or ub - tdef < need:
-                    res = tdecl >= need
+                    rv = pts + (tdecl if tdecl >= need else ub - tdef)
                     if stats.shape[0] > 4:
                         stats[3] += 1
                     state = _RETURN
@@ -620,87 +716,45 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 sp = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp)
                 if side[leader] == 1:
                     if sp >= need:
-                        res = True
+                        rv = pts + sp
                         if stats.shape[0] > 4:
                             stats[3] += 1
                         state = _RETURN
                         continue
                 elif ub - sp < need:
-                    res = False
+                    rv = pts + ub - sp
                     if stats.shape[0] > 4:
                         stats[3] += 1
                     state = _RETURN
                     continue
                 # transposition table, keyed on ranks relative to the live
                 # cards: who holds each, and what each is worth
-                rem = live_all
                 kp = key[p]
-                cnts = np.uint64(0)
-                for lane in range(4):
-                    cnts |= np.uint64(popcount((rem >> np.uint64(16 * lane)) & LANE)) << np.uint64(8 * lane)
-                kp[0] = cnts
-                for j in range(3):
-                    o = np.uint64(0)
-                    for s in range(n):
-                        if (s >> j) & 1:
-                            o |= hands[s]
-                    kp[1 + j] = _compress_lanes(o, rem) if o else np.uint64(0)
-                    kp[4 + j] = _compress_lanes(class_bits[j], rem) if class_bits[j] else np.uint64(0)
+                table_key(hands, n, live_all, class_bits, kp)
                 tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
-                h = _hash(kp, tag)
-                base = np.int64(h & tt_mask) & ~np.int64(ways - 1)
-                slot = -1
-                for w in range(ways):
-                    e = base + w
-                    if tt_tag[e] == tag:
-                        same = True
-                        for j in range(KEYW):
-                            if tt_key[e, j] != kp[j]:
-                                same = False
-                                break
-                        if same:
-                            slot = e
-                            break
+                slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
                 if stats.shape[0] > 4:
                     stats[1] += 1
                     if stats.shape[0] > 30:
                         stats[10 + cnt] += 1
                 if slot >= 0:
                     if tt_lo[slot] >= need or tt_hi[slot] < need:
-                        res = tt_lo[slot] >= need
+                        rv = pts + (tt_lo[slot] if tt_lo[slot] >= need else tt_hi[slot])
                         if stats.shape[0] > 4:
                             stats[2] += 1
                         state = _RETURN
                         continue
                     hint = tt_move[slot]
-                else:
-                    # choose a victim now: a stale entry, else the shallowest
-                    best = base
-                    bestdepth = 1 << 30
-                    for w in range(ways):
-                        e = base + w
-                        if (tt_tag[e] >> 16) != gen:
-                            best = e
-                            break
-                        d = (tt_key[e, 0] & np.uint64(0xFF)) + ((tt_key[e, 0] >> np.uint64(8)) & np.uint64(0xFF)) \
-                            + ((tt_key[e, 0] >> np.uint64(16)) & np.uint64(0xFF)) + (tt_key[e, 0] >> np.uint64(24))
-                        if d < bestdepth:
-                            bestdepth = d
-                            best = e
-                    slot = -1 - best  # negative: not yet ours
                 if cnt <= exact_below:
                     # a small ending: its exact value answers every later probe
                     v = exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
-                                      tp, last_extra, most_n, most_p, dtr, mv_e, w_e, stats)
-                    if slot < 0:
-                        slot = -1 - slot
-                        for j in range(KEYW):
-                            tt_key[slot, j] = kp[j]
-                        tt_tag[slot] = tag
-                        tt_move[slot] = -1
+                                      tp, last_extra, most_n, most_p, dtr, mv_e, w_e, k_e, class_bits,
+                                      gen, tt_key, tt_tag, tt_lo, tt_hi, tt_move, ways, stats)
+                    slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
+                    slot = table_claim(slot, kp, tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move)
                     tt_lo[slot] = v
                     tt_hi[slot] = v
-                    res = v >= need
+                    rv = pts + v
                     state = _RETURN
                     continue
                 bd[p] = True
@@ -725,6 +779,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                               win_card, pw, trump_lane, hint, history[seat])
             mi[p] = 0
             isor[p] = side[seat] == 1
+            best[p] = -1 if isor[p] else (1 << 40)
             state = _NEXT
         elif state == _NEXT:
             if mi[p] < nm[p]:
@@ -762,26 +817,23 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 p += 1
                 state = _ENTER
             else:
-                res = not isor[p]
+                # fail-soft: OR: every child fell short, the best is a bound;
+                # AND: every child made it, the worst is a bound
+                rv = best[p]
                 state = _RETURN
-        else:  # _RETURN: the node at ply p is decided with ``res``
+        else:  # _RETURN: the node at ply p is decided with the bound ``rv``
+            res = rv >= target
             if bd[p]:
-                slot = slot_a[p]
-                if slot < 0:
-                    slot = -1 - slot
-                    for j in range(KEYW):
-                        tt_key[slot, j] = key[p, j]
-                    tt_tag[slot] = tag_a[p]
-                    tt_lo[slot] = 0
-                    tt_hi[slot] = 32767
-                    tt_move[slot] = -1
-                need = need_a[p]
+                # find again: deeper stores may have taken the slot
+                slot = table_find(key[p], tag_a[p], gen, tt_key, tt_tag, ways)
+                slot = table_claim(slot, key[p], tag_a[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move)
+                f = rv - pts  # a bound on the points still to come
                 if res:
-                    if need > tt_lo[slot]:
-                        tt_lo[slot] = need
+                    if f > tt_lo[slot]:
+                        tt_lo[slot] = f if f < 32767 else 32767
                 else:
-                    if need - 1 < tt_hi[slot]:
-                        tt_hi[slot] = need - 1
+                    if f < tt_hi[slot]:
+                        tt_hi[slot] = f
                 if bm[p] != NO_MOVE:
                     tt_move[slot] = bm[p]
             if p == 0:
@@ -799,6 +851,11 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             hands[seat] |= b
             live_all |= b
             remval += values[c]
+            if isor[p]:
+                if rv > best[p]:
+                    best[p] = rv
+            elif rv < best[p]:
+                best[p] = rv
             if isor[p] == res:
                 # OR node with a winning child / AND node with a losing one: cut
                 bm[p] = c
@@ -807,7 +864,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             else:
                 state = _NEXT
     stats[0] += nodes
-    return res
+    return rv
 
 
 EXACT_BELOW = 2
@@ -854,11 +911,12 @@ def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, u
     while lo < hi:
         steps = (hi - lo) // unit
         mid = lo + ((steps + 1) // 2) * unit
-        if probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                 tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
-            lo = mid
+        bound = probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
+                      tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats)
+        if bound >= mid:
+            lo = bound - bound % unit if bound < hi else hi
         else:
-            hi = mid - unit
+            hi = bound - bound % unit
     return lo
 
 

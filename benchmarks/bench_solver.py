@@ -1,0 +1,164 @@
+"""Solver speed: medians and ratios from one run (the machines are shared and noisy).
+
+    python benchmarks/bench_solver.py --deals 30 --presets hasbro dixie40 kentucky
+    python benchmarks/bench_solver.py --deals 5 --presets full bridge --dds
+    python benchmarks/bench_solver.py --startup --batch 200 --memory 2000
+
+Parts:
+- per preset: one thread, full random deals from the first trick (declarer N,
+  trump: N's longest color, leader per the preset): median / p90 / p99 / max ms,
+  nodes/s; with --dds also endplay's DDS on the same bridge deals (same leader
+  and trump), and the ratio of the medians;
+- --startup: first-call compile time (empty numba cache) and the warm start of
+  `rook-analyze solve` on one deal in a new process;
+- --batch N: solve_batch on N hasbro deals with 1 and 2 threads (speed-up);
+- --memory N: resident memory before, during and after solve_batch over N deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from rook_analyze.solver import COLORS, Rules, Solver, random_deal, solve_batch
+
+
+def longest_color(hand) -> str:
+    return max(COLORS, key=lambda c: (hand.count(c), -COLORS.index(c)))
+
+
+def bench_preset(spec: str, deals: int, seed: int, dds: bool) -> dict:
+    rules = Rules.from_spec(spec)
+    rng = np.random.default_rng(seed)
+    solver = Solver()
+    solver.solve(random_deal(rules, 0), "B", "N")  # compile outside the timing
+    times, nodes, dds_times = [], [], []
+    for _ in range(deals):
+        deal = random_deal(rules, rng)
+        trump = longest_color(deal.hands[0])
+        res = Solver().solve(deal, trump, "N")
+        times.append(res.ms)
+        nodes.append(res.nodes)
+        if dds and rules.name == "bridge":
+            dds_times.append(_dds_ms(deal, trump, rules.first_leader(0, 3)))
+    t = np.array(times)
+    out = {
+        "rules": spec, "deals": deals, "median_ms": float(np.median(t)), "p90_ms": float(np.percentile(t, 90)),
+        "p99_ms": float(np.percentile(t, 99)), "max_ms": float(t.max()),
+        "nodes_per_s": float(np.sum(nodes) / (t.sum() / 1000.0)), "median_nodes": float(np.median(nodes)),
+    }
+    if dds_times:
+        out["dds_median_ms"] = float(np.median(dds_times))
+        out["ratio_to_dds"] = out["median_ms"] / out["dds_median_ms"]
+    return out
+
+
+def _dds_ms(deal, trump: str, leader: int) -> float:
+    from endplay.dds import solve_board
+    from endplay.types import Deal as EDeal, Denom, Player
+
+    ranks = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+    hands = []
+    for hand in deal.hands:
+        suits = []
+        for color in COLORS:
+            nums = sorted((c.number for c in hand if c.color == color), reverse=True)
+            suits.append("".join(ranks.get(x, str(x)) for x in nums))
+        hands.append(".".join(suits))
+    e = EDeal.from_pbn("N:" + " ".join(hands))
+    e.first = Player(leader)
+    e.trump = {"B": Denom.spades, "R": Denom.hearts, "Y": Denom.diamonds, "G": Denom.clubs,
+               "none": Denom.nt}[trump]
+    t0 = time.perf_counter()
+    solve_board(e)
+    return (time.perf_counter() - t0) * 1000.0
+
+
+def bench_startup() -> dict:
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        code = ("import time; t=time.perf_counter(); from rook_analyze.solver import solve, random_deal; "
+                "solve(random_deal('hasbro', 1), 'B', 'N'); print(time.perf_counter()-t)")
+        cold = float(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                                    check=True).stdout.strip())
+        deal = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "hasbro",
+                               "--seed", "3"], env=env, capture_output=True, text=True, check=True).stdout.strip()
+        walls = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "rook_analyze.cli", "solve", "--rules", "hasbro", "--trump", "B",
+                            "--declarer", "N", deal], env=env, capture_output=True, text=True, check=True)
+            walls.append(time.perf_counter() - t0)
+    return {"first_call_compile_s": cold, "warm_start_solve_s_median": float(np.median(walls))}
+
+
+def bench_batch(n: int, seed: int) -> dict:
+    rules = Rules.preset("hasbro")
+    rng = np.random.default_rng(seed)
+    deals = [random_deal(rules, rng) for _ in range(n)]
+    trumps = [longest_color(d.hands[0]) for d in deals]
+    solve_batch(deals[:2], trumps[:2], "N", threads=1)
+    out = {}
+    for threads in (1, 2):
+        t0 = time.perf_counter()
+        values = solve_batch(deals, trumps, "N", threads=threads)
+        out[f"threads_{threads}_s"] = time.perf_counter() - t0
+        out[f"checksum_{threads}"] = int(values.sum())
+    out["speedup_2_threads"] = out["threads_1_s"] / out["threads_2_s"]
+    return out
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024.0
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def bench_memory(n: int, seed: int) -> dict:
+    rules = Rules.preset("hasbro")
+    rng = np.random.default_rng(seed)
+    deals = [random_deal(rules, rng) for _ in range(n)]
+    samples = []
+    step = max(1, n // 5)
+    solve_batch(deals[:2], "B", "N", threads=1)
+    for a in range(0, n, step):
+        solve_batch(deals[a:a + step], "B", "N", threads=2)
+        samples.append(round(_rss_mb(), 1))
+    return {"deals": n, "rss_mb_after_each_fifth": samples}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--presets", nargs="+", default=["hasbro", "dixie40", "kentucky"],
+                    help="rules specs, space-separated (each may carry knobs: full,bird=low)")
+    ap.add_argument("--deals", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dds", action="store_true")
+    ap.add_argument("--startup", action="store_true")
+    ap.add_argument("--batch", type=int, default=0)
+    ap.add_argument("--memory", type=int, default=0)
+    args = ap.parse_args()
+    results = []
+    for spec in args.presets:
+        results.append(bench_preset(spec, args.deals, args.seed, args.dds))
+        print(json.dumps(results[-1]), flush=True)
+    if args.startup:
+        print(json.dumps(bench_startup()), flush=True)
+    if args.batch:
+        print(json.dumps(bench_batch(args.batch, args.seed)), flush=True)
+    if args.memory:
+        print(json.dumps(bench_memory(args.memory, args.seed)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
