@@ -506,17 +506,16 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
 
 @njit(**JIT)
 def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp):
-    """Points the side on lead takes for certain by cashing top cards: side
-    colors first (while every opponent must follow), then top trumps. Only the
-    cashed cards' own points and trick points count (a lower bound)."""
+    """Points the side on lead takes for certain by cashing the leader's top
+    cards: side colors first (while every opponent must follow), then top
+    trumps. Counts the cashed cards, trick points, and the cards the other
+    seats are forced to play to those tricks (while they can follow)."""
     me = side[leader]
     h = hands[leader]
-    opp = np.uint64(0)
     opp_trump = False
     opp_bird = False
     for s in range(n):
         if side[s] != me:
-            opp |= hands[s]
             if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
                 opp_trump = True
             if hands[s] & bird_mask:
@@ -524,51 +523,81 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
     live = np.uint64(0)
     for s in range(n):
         live |= hands[s]
-    tricks = popcount(h)
     got = 0
     k = 0
-    for lane in range(4):
+    # a seat that ran out of a cashed color discards from others: from then
+    # on its holdings are unknown and it adds nothing more to the bound
+    discarded = np.zeros(6, np.bool_)
+    vals = np.empty(16, np.int64)
+    for step in range(4):
+        # side colors first, trump last
+        lane = step
+        if trump_lane >= 0:
+            if step == 3:
+                lane = trump_lane
+            elif step >= trump_lane:
+                lane = step + 1
         sh = np.uint64(16 * lane)
         mine = (h >> sh) & LANE
         if mine == 0:
             continue
         others = ((live & ~h) >> sh) & LANE
-        # my top cards in this lane: above every card the others hold
+        # my top cards in this color: above every card the others hold
         tops = 0
-        pts = 0
         m = mine
         while m:
             c = highest_bit(m)
             if others >> np.uint64(c) != 0:
                 break
             tops += 1
-            pts += values[16 * lane + c]
             m &= ~(U1 << np.uint64(c))
         if tops == 0:
             continue
-        if lane != trump_lane:
-            if opp_trump and any_time and opp_bird:
+        if lane != trump_lane and opp_trump:
+            if any_time and opp_bird:
                 continue
-            if opp_trump:
-                # safe only while every opponent still follows this color
-                minlen = 64
-                for s in range(n):
-                    if side[s] != me:
-                        ln = popcount((hands[s] >> sh) & LANE)
-                        if ln < minlen:
-                            minlen = ln
-                if minlen < tops:
-                    tops = minlen
-                    pts = 0
-                    m = mine
-                    for _ in range(tops):
-                        c = highest_bit(m)
-                        pts += values[16 * lane + c]
-                        m &= ~(U1 << np.uint64(c))
-        got += pts
+            # safe only while every opponent still follows this color
+            for s in range(n):
+                if side[s] != me:
+                    ln = popcount((hands[s] >> sh) & LANE)
+                    if ln < tops:
+                        tops = ln
+            if tops == 0:
+                continue
+        m = mine
+        for _ in range(tops):
+            c = highest_bit(m)
+            got += values[16 * lane + c]
+            m &= ~(U1 << np.uint64(c))
+        # the others must follow: their cheapest cards of this color fall
+        for s in range(n):
+            if s == leader or discarded[s]:
+                continue
+            theirs = (hands[s] >> sh) & LANE
+            ln = 0
+            t = theirs
+            while t:
+                c = lowest_bit(t)
+                vals[ln] = values[16 * lane + c]
+                ln += 1
+                t &= t - U1
+            if ln <= tops:
+                for i in range(ln):
+                    got += vals[i]
+                if ln < tops:
+                    discarded[s] = True
+            else:
+                # the ``tops`` smallest values (insertion sort, at most 16)
+                for i in range(1, ln):
+                    x = vals[i]
+                    j = i
+                    while j > 0 and vals[j - 1] > x:
+                        vals[j] = vals[j - 1]
+                        j -= 1
+                    vals[j] = x
+                for i in range(tops):
+                    got += vals[i]
         k += tops
-    if k > tricks:
-        k = tricks
     return got + tp * k
 
 
