@@ -355,9 +355,7 @@ def needs_compile() -> bool:
     will compile them, which takes a while)."""
     try:
         for fn in (kernel.solve_many, kernel.card_values_kernel):
-            cache = fn._cache
-            impl = cache._impl
-            path = os.path.join(impl.locator.get_cache_path(), cache._index_name)
+            path = fn._cache._cache_file._index_path
             if not os.path.exists(path):
                 return True
         return False

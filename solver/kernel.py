@@ -505,11 +505,12 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
 
 
 @njit(**JIT)
-def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp):
+def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals):
     """Points the side on lead takes for certain by cashing the leader's top
     cards: side colors first (while every opponent must follow), then top
     trumps. Counts the cashed cards, trick points, and the cards the other
-    seats are forced to play to those tricks (while they can follow)."""
+    seats are forced to play to those tricks (while they can follow).
+    ``discarded`` (bool, one per seat) and ``vals`` (16 ints) are scratch."""
     me = side[leader]
     h = hands[leader]
     opp_trump = False
@@ -527,8 +528,7 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
     k = 0
     # a seat that ran out of a cashed color discards from others: from then
     # on its holdings are unknown and it adds nothing more to the bound
-    discarded = np.zeros(6, np.bool_)
-    vals = np.empty(16, np.int64)
+    discarded[:] = False
     for step in range(4):
         # side colors first, trump last
         lane = step
@@ -672,6 +672,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     class_bits = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)
     best = np.zeros(maxp, np.int64)
+    sp_disc = np.zeros(6, np.bool_)
+    sp_vals = np.empty(16, np.int64)
     scratch = np.empty(MAXMOVES, np.int64)
     history = np.zeros((n, 64), np.int64)
     mv_e = np.empty((64, MAXMOVES), np.int64)
@@ -742,7 +744,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[3] += 1
                     state = _RETURN
                     continue
-                sp = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp)
+                sp = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
+                                 sp_disc, sp_vals)
                 if side[leader] == 1:
                     if sp >= need:
                         rv = pts + sp

@@ -1,0 +1,79 @@
+"""``cache=True`` is safe on reload: the solver runs in two fresh processes
+sharing one empty NUMBA_CACHE_DIR. The first compiles and writes the cache,
+the second loads it (no recompiling, nothing rewritten) and gets the same,
+correct values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from naive import naive_card_values, naive_value
+from rook_analyze.solver import Card, Deal
+
+DEAL = "N: Rook B14 R5 Y10 / E: B13 R14 Y5 G6 / S: B5 R10 G14 G12 / W: B10 R12 Y14 G5 / nest: B7 Y9"
+SPEC = "hasbro"
+
+CHILD = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from rook_analyze.solver import Card, Deal, card_values, needs_compile, solve, solve_batch
+fresh = needs_compile()
+deal = Deal.from_rdn(sys.argv[1], sys.argv[2])
+res = solve(deal, "R", "N", "E")
+cards = card_values(deal, "R", "N", "E", trick=[Card.from_rdn("B13")])
+batch = solve_batch([deal, deal], ["R", "G"], "N", ["E", "S"], threads=2)
+print(json.dumps({
+    "needs_compile": fresh,
+    "declarer": res.declarer_points,
+    "defender": res.defender_points,
+    "cards": {c.rdn(): v for c, v in cards.items()},
+    "batch": [int(v) for v in batch],
+    "seconds": time.perf_counter() - t0,
+}))
+"""
+
+
+def _run(cache_dir: Path) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+    env.pop("NUMBA_DISABLE_JIT", None)
+    proc = subprocess.run([sys.executable, "-c", CHILD, DEAL, SPEC], env=env, capture_output=True,
+                          text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _snapshot(cache_dir: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(cache_dir)): (p.stat().st_size, p.stat().st_mtime_ns)
+            for p in cache_dir.rglob("*") if p.is_file()}
+
+
+def test_cache_reload(tmp_path):
+    cache_dir = tmp_path / "numba"
+    cache_dir.mkdir()
+    first = _run(cache_dir)
+    after_first = _snapshot(cache_dir)
+    assert any(name.endswith(".nbi") for name in after_first), "no numba index files were written"
+    assert any(name.endswith(".nbc") for name in after_first), "no compiled code was written"
+
+    second = _run(cache_dir)
+    after_second = _snapshot(cache_dir)
+
+    assert first["needs_compile"] is True
+    assert second["needs_compile"] is False
+    # the second process loaded every kernel from the cache: nothing was added or rewritten
+    assert after_second == after_first
+    assert second["seconds"] < first["seconds"]
+
+    # same answers in both, and the right ones
+    keys = ("declarer", "defender", "cards", "batch")
+    assert {k: first[k] for k in keys} == {k: second[k] for k in keys}
+    deal = Deal.from_rdn(DEAL, SPEC)
+    assert first["declarer"] == naive_value(deal, "R", 0, 1)
+    assert first["declarer"] + first["defender"] == deal.total_points()
+    expect = naive_card_values(deal, "R", 0, 1, [Card.from_rdn("B13")])
+    assert first["cards"] == {c.rdn(): v for c, v in expect.items()}
+    assert first["batch"] == [naive_value(deal, "R", 0, 1), naive_value(deal, "G", 0, 2)]

@@ -1,0 +1,156 @@
+"""The Numba solver against the plain-Python reference on random endgames.
+
+Each case: a random full deal cut down to k cards a seat (2 to 5) with part
+of the nest, a random trump, declarer and leader, and a random number of
+cards already played to the current trick (0 to seats-1). The solver's
+``card_values`` must equal the reference's card by card and ``solve`` must
+give the best of them, for both sides; from the trick boundary
+(no cards played yet) this is the position's value itself.
+
+A failure names the position in RDN so it can be replayed by hand."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from naive import naive_card_values, naive_defender_value, random_endgame, random_trick
+from rook_analyze.solver import Rules, card_values, solve, solve_batch
+
+CASES = 500
+# cases per cards-a-seat: mostly small, a few 5-card endings (the reference is slow there)
+SIZES = {2: 150, 3: 180, 4: 150, 5: 20}
+assert sum(SIZES.values()) == CASES
+
+CONFIGS = [
+    # the presets
+    "full", "hasbro", "kentucky", "dixie40", "bridge",
+    # Rook rank
+    "full,bird=low", "full,bird=ten_and_half", "kentucky,bird=ten_and_half",
+    # bird_play both ways
+    "full,bird_play=any_time", "hasbro,bird_play=trump_suit",
+    # nest_to both ways
+    "full,nest_to=last_trick", "hasbro,nest_to=declarer",
+    # a second Rook
+    "full,double_bird=true", "hasbro,double_bird=true,bird=low",
+    # bonuses
+    "full,last_trick_bonus=20", "full,trick_points=5", "dixie40,trick_points=2,last_trick_bonus=10",
+]
+
+
+def _total(deal) -> int:
+    """Points at stake when the game is zero-sum (no most_tricks)."""
+    r = deal.rules
+    k = deal.cards_per_hand
+    return r.points_of_mask(deal.in_play_mask) + r.trick_points * k + (r.last_trick_bonus if k else 0)
+
+
+def _case_text(deal, trump, declarer, leader, trick) -> str:
+    r = deal.rules
+    return (f"rules {r.spec()!r} deal {deal.rdn()!r} trump {trump} declarer {r.seat_names[declarer]} "
+            f"leader {r.seat_names[leader]} trick {[c.rdn() for c in trick]}")
+
+
+def _cases(rules: Rules, seed: int, sizes: dict[int, int]):
+    rng = random.Random(seed)
+    n = rules.seats
+    for k, count in sizes.items():
+        for _ in range(count):
+            deal = random_endgame(rules, min(k, rules.hand_size), rng)
+            trump = rng.choice(rules.trumps)
+            declarer, leader = rng.randrange(n), rng.randrange(n)
+            trick = random_trick(deal, trump, declarer, leader, rng, rng.randrange(n))
+            yield deal, trump, declarer, leader, trick
+
+
+def _check(deal, trump, declarer, leader, trick, zero_sum: bool) -> None:
+    where = _case_text(deal, trump, declarer, leader, trick)
+    rules = deal.rules
+    expect = naive_card_values(deal, trump, declarer, leader, trick)
+    got = card_values(deal, trump, declarer, leader, trick=trick)
+    assert {c.rdn(): v for c, v in got.items()} == {c.rdn(): v for c, v in expect.items()}, where
+    seat = (leader + len(trick)) % rules.seats
+    value = (max if rules.side_of(seat, declarer) else min)(expect.values())
+    res = solve(deal, trump, declarer, leader, trick=trick)
+    assert res.declarer_points == value, where
+    if zero_sum:
+        assert res.defender_points == _total(deal) - value, where
+    else:
+        assert res.defender_points == naive_defender_value(deal, trump, declarer, leader, trick), where
+
+
+@pytest.mark.parametrize("spec", CONFIGS)
+def test_solver_equals_reference(spec):
+    rules = Rules.from_spec(spec)
+    for case in _cases(rules, zlib.crc32(spec.encode()), SIZES):
+        # dixie40's most_tricks (5 of 9) is out of reach below 5 cards a seat
+        zero_sum = rules.most_tricks is None or case[0].cards_per_hand < rules.most_tricks[0]
+        _check(*case, zero_sum=zero_sum)
+
+
+@pytest.mark.parametrize("rules", [
+    # 5 tricks: the bonus always goes to one side; 4: a 2-2 split gives it to nobody
+    Rules.preset("full").with_knobs(hand_size=5, most_tricks=(3, 20)),
+    Rules.preset("hasbro").with_knobs(hand_size=4, most_tricks=(3, 20), last_trick_bonus=10),
+], ids=["full,hand_size=5,most_tricks=3:20", "hasbro,hand_size=4,most_tricks=3:20,last_trick_bonus=10"])
+def test_most_tricks_equals_reference(rules):
+    sizes = {2: 150, 3: 150, 4: 170, 5: 30} if rules.hand_size >= 5 else {2: 100, 3: 200, 4: 200}
+    for case in _cases(rules, 5, sizes):
+        _check(*case, zero_sum=False)
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.preset("full").with_knobs(seats=3, teams=None),                   # cutthroat: declarer alone
+    Rules.preset("hasbro").with_knobs(seats=3, teams=(0, 1, 1), nest_size=2),
+    Rules.preset("full").with_knobs(seats=6, teams=(0, 1, 0, 1, 0, 1), nest_size=3),
+], ids=["full,seats=3,alone", "hasbro,seats=3,teams", "full,seats=6"])
+def test_other_tables_equal_reference(rules):
+    sizes = {2: 120, 3: 80} if rules.seats == 6 else {2: 150, 3: 200, 4: 150}
+    for case in _cases(rules, 9, sizes):
+        _check(*case, zero_sum=True)
+
+
+def test_solve_batch_equals_reference():
+    rules = Rules.preset("hasbro")
+    rng = random.Random(21)
+    deals, trumps, declarers, leaders, expect = [], [], [], [], []
+    from naive import naive_value
+    for _ in range(200):
+        d = random_endgame(rules, rng.choice([2, 3, 4]), rng)
+        t, dec, lead = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
+        deals.append(d), trumps.append(t), declarers.append(dec), leaders.append(lead)
+        expect.append(naive_value(d, t, dec, lead))
+    done = []
+    got = solve_batch(deals, trumps, declarers, leaders, threads=2, progress=done.append)
+    assert [int(v) for v in got] == expect
+    assert sum(done) == len(deals)
+
+
+def test_card_values_inside_a_trick_regression():
+    # card_values once wrote the played card past a trick buffer sized to the
+    # cards already played: W's forced B11 came out 20 instead of 0, and two
+    # cards played crashed. E's G10 ruffs the Y13 in the last trick.
+    from rook_analyze.solver import Card, Deal
+    d = Deal.from_rdn("N: B10 Y13 / E: B2 G10 / S: B5 Y2 / W: B11 Y8 / nest: B13 B3 R13", "full")
+    played = [Card.from_rdn(c) for c in ("B5", "B11", "B10")]
+    for i in range(4):
+        got = card_values(d, "G", "S", "S", trick=played[:i])
+        assert set(got.values()) == {0}, played[:i]
+        assert got == naive_card_values(d, "G", 2, 2, played[:i])
+
+
+def test_default_leader_follows_first_lead():
+    """leader=None: the preset's first lead from the declarer and dealer."""
+    from naive import naive_value
+    rng = random.Random(31)
+    for spec in ("full", "hasbro", "bridge"):   # declarer, left_of_dealer, left_of_declarer
+        rules = Rules.from_spec(spec)
+        for _ in range(20):
+            d = random_endgame(rules, 3, rng)
+            trump, dec, dealer = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
+            lead = {"declarer": dec, "left_of_declarer": (dec + 1) % 4,
+                    "left_of_dealer": (dealer + 1) % 4}[rules.first_lead]
+            got = solve(d, trump, rules.seat_names[dec], dealer=rules.seat_names[dealer]).declarer_points
+            assert got == naive_value(d, trump, dec, lead), (spec, d.rdn(), trump, dec, dealer)
