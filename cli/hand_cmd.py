@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand
-from rook_analyze.analysis.plots import bid_curve, check_plot_path
+from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit, format_table, joined,
                                      output_format, progress, rules_option)
@@ -69,6 +69,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
     text = joined(hand)
     if not text:
         raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...'", hint=True)
+    checked(rules.bid_levels, what="--rules")  # bid advice needs an auction
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
     if plot is not None:
@@ -81,6 +82,8 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update))
     if plot is not None:
+        from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
+
         try:
             bid_curve(report).savefig(plot)
         except OSError as e:

@@ -30,9 +30,13 @@ from rook_analyze.cli.solve_cmd import solve  # noqa: E402
 from rook_analyze.cli.bench_cmd import bench  # noqa: E402
 from rook_analyze.cli.simulate_cmd import simulate  # noqa: E402
 from rook_analyze.cli.report_cmd import report  # noqa: E402
+from rook_analyze.cli.hand_cmd import hand  # noqa: E402
+from rook_analyze.cli.nest_cmd import nest  # noqa: E402
 
 main.add_command(deal)
 main.add_command(solve)
 main.add_command(bench)
 main.add_command(simulate)
 main.add_command(report)
+main.add_command(hand)
+main.add_command(nest)

@@ -100,7 +100,7 @@ def render_table(rep: Report) -> str:
         "so a hand that counts 95 takes about 95 on average):",
         f"  {c.formula()}",
     ]
-    for name in c.weights:
+    for name in (n for n, w in c.weights.items() if w != 0):
         lines.append(f"    {name:<9} {FEATURE_TEXT.get(name, name)}")
     lines += [
         f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, mean error {c.mae:.1f} "

@@ -1,0 +1,350 @@
+"""The Monte Carlo bid advisor: how high to bid on a dealt hand, and in what
+color.
+
+For each sample (``analysis.sampling``) the unseen cards are dealt at random
+to the other seats and the nest, consistent with what the bidder knows. The
+bidder then declares: takes the nest and, by a policy that sees only hand +
+nest (``analysis.policy``), names trump and discards. The double-dummy
+solver gives the declaring side's points. Every sample is solved for each of
+the four trumps, each with the policy's discards for that trump, so the
+report can say which trump is best and what a wrong one costs; the bid
+figures use the trump the policy names in that sample, as a real declarer
+would only choose after seeing the nest.
+
+Per bid level b (``min_bid`` .. ``max_bid``):
+
+- ``p_make``: the share of samples where the declaring side takes at least b;
+- ``ev``: the expected net score ``E[own score - opponents' score]`` with
+  own score = points if points >= b else -b, and the opponents' score = the
+  points they capture.
+
+Decision rule (``DECISION_RULE``): bid the highest b with P(make) >= 0.5
+and ev(b) >= 0, passing being worth 0; pass (``bid = None``) when no level
+qualifies. Both P(make) and ev fall as b rises, so the qualifying levels run
+from ``min_bid`` up to the recommendation. The recommended trump is the
+color with the highest mean points.
+
+The figures carry standard errors (binomial for P(make), with a 95% Wilson
+interval; the sample standard error for ev, with a 95% normal interval).
+Results depend only on the inputs and the seed: sample ``i`` is dealt from
+its own generator and the solver is exact, so neither the number of threads
+nor ``precision``'s rounds change a figure.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from rook_analyze.solver import solve, solve_batch
+from rook_analyze.solver.api import default_threads
+from rook_analyze.solver.cards import COLORS, Hand
+from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
+from rook_analyze.solver.errors import ConstraintError, RulesError
+from rook_analyze.solver.rules import Rules
+
+from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .sampling import Constraint, DealSampler
+
+DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
+                 "pass when no level qualifies")
+Z95 = 1.959963984540054
+ROUND = 100  # samples per round when --precision may stop early
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The advice: ``bid`` (None = pass) and the trump to expect to name."""
+
+    bid: int | None
+    trump: str
+
+    def text(self) -> str:
+        if self.bid is None:
+            return f"pass (best trump {self.trump})"
+        return f"bid {self.bid} in {self.trump}"
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """What ``analyze_hand`` found. ``trumps`` and ``bids`` are the two
+    summary tables, ``detail`` has one row per sample (the deal as dealt, the
+    policy's trump and discards, the points with every trump)."""
+
+    hand: Hand
+    rules: Rules
+    seat: str
+    dealer: str
+    leader: str
+    samples: int
+    seed: int
+    policy: str
+    known: Mapping[str, Hand]
+    constraints: tuple[Constraint, ...]
+    precision: float | None
+    trumps: pd.DataFrame
+    bids: pd.DataFrame
+    recommendation: Recommendation
+    detail: pd.DataFrame = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The json document of CONTRACT.md, plus the extra fields."""
+        return {
+            "hand": self.hand.rdn(),
+            "rules": self.rules.spec(),
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "samples": self.samples,
+            "seed": self.seed,
+            "policy": self.policy,
+            "known": {k: v.rdn() for k, v in self.known.items()},
+            "constraints": [c.text() for c in self.constraints],
+            "precision": self.precision,
+            "trumps": _records(self.trumps),
+            "bids": _records(self.bids),
+            "recommendation": {"bid": self.recommendation.bid, "trump": self.recommendation.trump,
+                               "rule": DECISION_RULE},
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """Everything in one long table (for csv): a ``section`` column says
+        whether a row is a trump, a bid level or the recommendation."""
+        trumps = self.trumps.assign(section="trump")
+        bids = self.bids.assign(section="bid")
+        rec = pd.DataFrame([{"section": "recommendation", "trump": self.recommendation.trump,
+                             "bid": self.recommendation.bid}])
+        frame = pd.concat([trumps, bids, rec], ignore_index=True)
+        cols = ["section"] + [c for c in frame.columns if c != "section"]
+        frame = frame[cols]
+        frame["bid"] = frame["bid"].astype("Int64")
+        return frame
+
+
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    out = []
+    for row in df.to_dict(orient="records"):
+        clean = {}
+        for k, v in row.items():
+            if isinstance(v, (np.integer,)):
+                v = int(v)
+            elif isinstance(v, (float, np.floating)):
+                v = None if not math.isfinite(v) else float(v)
+            clean[k] = v
+        out.append(clean)
+    return out
+
+
+# ------------------------------------------------------------------ sampling
+@dataclass
+class _Results:
+    """Per-sample results, appended round by round."""
+
+    deals: list[Deal] = field(default_factory=list)
+    policy_trump: list[str] = field(default_factory=list)
+    discards: list[dict[str, Hand]] = field(default_factory=list)
+    points: list[np.ndarray] = field(default_factory=list)     # (k, 4) per round
+    defenders: list[np.ndarray] = field(default_factory=list)  # (k,) per round, policy trump
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        points = np.concatenate(self.points) if self.points else np.zeros((0, 4), np.int64)
+        defenders = np.concatenate(self.defenders) if self.defenders else np.zeros(0, np.int64)
+        chosen = np.array([COLORS.index(t) for t in self.policy_trump], np.int64)
+        return points, defenders, chosen
+
+
+def zero_sum(rules: Rules) -> bool:
+    """Whether both sides' points always add up to the deal's total (then the
+    defenders' points follow from the declarer's without a second solve)."""
+    return rules.most_tricks is None or most_tricks_always_awarded(rules.most_tricks[0], rules.hand_size)
+
+
+def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: NestPolicy, dealer: int,
+               threads: int | None, progress: Callable[[int], None] | None, out: _Results) -> None:
+    rules = sampler.rules
+    seat = sampler.seat
+    played: list[Deal] = []
+    trumps: list[str] = []
+    for i in range(start, start + count):
+        deal = sampler.deal(i, seed)
+        cards = deal.hands[seat] | deal.nest
+        out.deals.append(deal)
+        out.policy_trump.append(policy.trump(cards, rules))
+        discards = {}
+        for t in COLORS:
+            discard = policy.discard(cards, t, rules)
+            discards[t] = discard
+            played.append(take_nest(deal, seat, discard))
+            trumps.append(t)
+        out.discards.append(discards)
+    pts = solve_batch(played, trumps, seat, None, dealer=dealer, threads=threads, progress=progress)
+    pts = np.asarray(pts, np.int64).reshape(count, len(COLORS))
+    out.points.append(pts)
+    chosen = [COLORS.index(t) for t in out.policy_trump[start:start + count]]
+    own = pts[np.arange(count), chosen]
+    if zero_sum(rules):
+        totals = np.array([played[k * len(COLORS)].total_points() for k in range(count)], np.int64)
+        out.defenders.append(totals - own)
+    else:
+        # the defenders' own double-dummy value needs a solve of its own
+        jobs = [(played[k * len(COLORS) + chosen[k]], COLORS[chosen[k]]) for k in range(count)]
+        with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
+            res = list(pool.map(lambda j: solve(j[0], j[1], seat, dealer=dealer).defender_points, jobs))
+        out.defenders.append(np.array(res, np.int64))
+
+
+# --------------------------------------------------------------- statistics
+def trump_table(points: np.ndarray, chosen: np.ndarray) -> pd.DataFrame:
+    """Per trump: mean points, standard error, share of samples where it is
+    best (ties share the sample), share the policy names it, and the mean
+    cost of naming it instead of the best trump."""
+    n = len(points)
+    best = points.max(axis=1, keepdims=True)
+    is_best = points == best
+    share = (is_best / is_best.sum(axis=1, keepdims=True)).sum(axis=0) / n
+    rows = []
+    for k, t in enumerate(COLORS):
+        col = points[:, k].astype(float)
+        rows.append({
+            "trump": t,
+            "mean": col.mean(),
+            "se": col.std(ddof=1) / math.sqrt(n) if n > 1 else math.nan,
+            "best_share": float(share[k]),
+            "policy_share": float(np.mean(chosen == k)),
+            "cost": float(np.mean(best[:, 0] - points[:, k])),
+        })
+    return pd.DataFrame(rows)
+
+
+def bid_table(rules: Rules, points: np.ndarray, defenders: np.ndarray) -> pd.DataFrame:
+    """Per bid level: P(make) with standard error and 95% Wilson interval,
+    ev(b) = E[own - opponents' score] with standard error and 95% interval."""
+    n = len(points)
+    rows = []
+    for b in rules.bid_levels():
+        made = points >= b
+        p = float(made.mean())
+        p_se = math.sqrt(p * (1 - p) / n)
+        lo, hi = wilson(p, n)
+        net = np.where(made, points, -b) - defenders
+        ev = float(net.mean())
+        ev_se = float(net.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+        rows.append({"bid": b, "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
+                     "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se})
+    return pd.DataFrame(rows)
+
+
+def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # at p = 0 or 1 one end is exactly 0 or 1; say so rather than trust rounding
+    lo = 0.0 if p <= 0 else max(0.0, centre - half)
+    hi = 1.0 if p >= 1 else min(1.0, centre + half)
+    return (lo, hi)
+
+
+def recommend(bids: pd.DataFrame, trumps: pd.DataFrame) -> Recommendation:
+    """Apply ``DECISION_RULE``; the trump is the color with the highest mean."""
+    ok = bids[(bids["p_make"] >= 0.5) & (bids["ev"] >= 0)]
+    bid = int(ok["bid"].max()) if len(ok) else None
+    trump = str(trumps.loc[trumps["mean"].idxmax(), "trump"])  # idxmax: first of equals, B R Y G order
+    return Recommendation(bid, trump)
+
+
+def deciding_bids(rules: Rules, rec: Recommendation) -> list[int]:
+    """The levels whose figures decide the recommendation: the recommended
+    bid and the next one up (min_bid when passing)."""
+    levels = rules.bid_levels()
+    if rec.bid is None:
+        return [levels[0]]
+    k = levels.index(rec.bid)
+    return levels[k:k + 2]
+
+
+def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: float) -> bool:
+    """True once ev's standard error at the deciding bids is at most ``precision`` points."""
+    rows = bids[bids["bid"].isin(deciding_bids(rules, rec))]
+    se = rows["ev_se"].to_numpy()
+    return bool(np.all(np.isfinite(se)) and np.all(se <= precision))
+
+
+# ------------------------------------------------------------------ advisor
+def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int = "N", dealer: str | int = "W",
+                 samples: int = 500, seed: int | None = None,
+                 known: Mapping[str, str | Hand] | Sequence[str] | None = None,
+                 constraints: Sequence[Constraint | str] = (), precision: float | None = None,
+                 threads: int | None = None, policy: NestPolicy = DEFAULT_POLICY,
+                 progress: Callable[[int], None] | None = None) -> HandReport:
+    """Bid advice for ``hand`` held at ``seat`` (see the module docstring).
+
+    ``samples`` deals are sampled (fewer when ``precision`` is given and the
+    recommendation settles first: sampling runs in rounds of 100 and stops once
+    ev's standard error at the deciding bids is at most ``precision`` points).
+    ``seed`` None draws a fresh seed, reported in the result. ``known`` places
+    cards the bidder knows (``{"E": "B14"}`` or ``["E:B14", "nest:G1"]``);
+    ``constraints`` narrow the other hands (``"E:B>=3"``). ``progress(k)`` is
+    called as solves finish: 4 per sample."""
+    rules = Rules.from_spec(rules)
+    if not rules.has_auction:
+        raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
+    samples = int(samples)
+    if samples < 1:
+        raise ConstraintError(f"samples={samples}: at least one sample is needed")
+    if precision is not None and not precision > 0:
+        raise ConstraintError(f"precision={precision}: a standard error in points, above 0")
+    sampler = DealSampler(rules, seat, hand, known=known, constraints=constraints)
+    declarer = sampler.seat
+    dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+    seed = int(seed)
+    if seed < 0:
+        raise ConstraintError(f"seed={seed}: must be 0 or more")
+
+    res = _Results()
+    done = 0
+    step = samples if precision is None else min(ROUND, samples)
+    while done < samples:
+        k = min(step, samples - done)
+        _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res)
+        done += k
+        if precision is not None and done < samples:
+            points, defenders, chosen = res.arrays()
+            own = points[np.arange(done), chosen]
+            bids = bid_table(rules, own, defenders)
+            rec = recommend(bids, trump_table(points, chosen))
+            if settled(rules, bids, rec, precision):
+                break
+
+    points, defenders, chosen = res.arrays()
+    own = points[np.arange(done), chosen]
+    trumps = trump_table(points, chosen)
+    bids = bid_table(rules, own, defenders)
+    rec = recommend(bids, trumps)
+    names = rules.seat_names
+    detail = pd.DataFrame({
+        "sample": np.arange(done),
+        "deal": [d.rdn() for d in res.deals],
+        "trump": res.policy_trump,
+        "discard": [res.discards[i][t].rdn() for i, t in enumerate(res.policy_trump)],
+        "points": own,
+        "defender_points": defenders,
+        **{f"points_{t}": points[:, k] for k, t in enumerate(COLORS)},
+        **{f"discard_{t}": [d[t].rdn() for d in res.discards] for t in COLORS},
+    })
+    return HandReport(
+        hand=sampler.hand, rules=rules, seat=names[declarer], dealer=names[dealer_i],
+        leader=names[rules.first_leader(declarer, dealer_i)], samples=done, seed=seed,
+        policy=getattr(policy, "name", type(policy).__name__), known=dict(sampler.known),
+        constraints=sampler.constraints, precision=precision, trumps=trumps, bids=bids,
+        recommendation=rec, detail=detail,
+    )

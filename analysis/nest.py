@@ -1,0 +1,825 @@
+"""The nest advisor: which trump to name and which cards to bury after
+winning the bid, with the expected points and the chance of making the bid.
+
+The declarer holds hand + nest (18 cards in ``full``) and discards
+``nest_size`` of them: 4 x C(18, 5) = 34,272 choices in ``full``, far too
+many to solve. The advisor works in two steps.
+
+Candidates (``nest_candidates``). For each trump, every discard is scored by
+a quick static estimate of the points it brings (``quick_scores``: banked or
+risked counters in the nest, sure winners, trump length and control, voids
+to ruff with). The pool is the union of
+
+- the heuristic policy's own choice (``analysis.policy``), and its discards
+  for every other trump, so each trump is solved at least once;
+- discards built by rule: bury the losing counters (a sure thing when the
+  nest goes to the declarer), protect them (the nest is a prize for the
+  last trick when it goes there), void each short side color, throw the
+  lowest side cards;
+- the best discards of each trump by the quick estimate, from the full
+  enumeration, so nothing the estimate ranks high is pruned.
+
+Birds are never discarded, nor trumps unless the side colors run out. The
+pool is cut to ``candidates`` options by the quick estimate, always keeping
+the policy's discards and each trump's top-ranked discard.
+
+Evaluation (``analyze_nest``). Monte Carlo over layouts of the unseen cards
+(``analysis.sampling``: the declarer knows the nest, so the unseen cards go
+to the other seats and out of play), solved double-dummy with the discards
+as the nest. Every candidate is solved on the same layouts (common random
+numbers: layout ``i`` is sample ``i`` of the seed, whoever asks), so the
+differences between options are measured without the layout noise. The
+layouts go to the contenders by successive halving: all candidates are
+solved on a few layouts, the better half is kept and solved on twice as
+many, and so on until two finalists have ``samples`` layouts each. The
+policy's own choice is the yardstick: it stays to the last round (taking
+the last place when it would drop out).
+
+Decision: the option that measures best by ``objective`` (mean points by
+default) is recommended when it *is* the policy's choice or leads it by at
+least ``margin`` standard errors of their paired difference; otherwise the
+policy's choice is kept. The best of many options measured on the same few
+layouts looks better than it is (the winner's curse), and the policy's
+choice is a sound default, so a switch must be earned.
+
+Reported per option: mean points and standard error, P(make the bid) and
+the expected score with ``bid``, the layouts it was solved on, and the gap
+to the recommendation with the standard error of the paired differences
+(``gap_se``). Results depend only on the inputs and the seed, never on the
+number of threads: the layouts are seeded per index and the solver is exact.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from rook_analyze.solver import solve
+from rook_analyze.solver.api import default_threads
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
+from rook_analyze.solver.deal import Deal
+from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RookError
+from rook_analyze.solver.rules import Rules
+
+from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .sampling import NEST, Constraint, DealSampler, check_hand
+
+DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
+DEFAULT_CANDIDATES = 12  # options that enter the first round
+DEFAULT_TOP = 5          # options shown
+FIRST_ROUND = 2          # fewest layouts a round solves on: a standard error needs two
+FINALISTS = 2            # the last round compares these many
+QUICK_PER_TRUMP = 4      # best discards of each trump by the quick estimate that enter the pool
+DEFAULT_MARGIN = 1.0     # standard errors the best option must lead the policy's choice by
+OBJECTIVES = ("mean", "p_make", "score")
+
+
+# ---------------------------------------------------------------- input
+def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, Hand]:
+    """The declarer's hand and the nest, checked against the rules: the right
+    number of cards each, every card in the deck, no card twice."""
+    if not isinstance(hand, Hand):
+        hand = _parse(hand, "hand", rules)
+    if not isinstance(nest, Hand):
+        nest = _parse(nest, "nest", rules)
+    check_hand(hand, rules)
+    outside = nest.mask & ~rules.deck_mask
+    if outside:
+        card = Card.from_index(mask_indices(outside)[0]).rdn()
+        raise DealError(f"card {card!r} in nest {nest.rdn()!r} is not in the {rules.spec()!r} deck")
+    if len(nest) != rules.nest_size:
+        raise DealError(f"nest {nest.rdn()!r} has {len(nest)} cards: {rules.spec()!r} has a nest of "
+                        f"{rules.nest_size}")
+    both = hand.mask & nest.mask
+    if both:
+        card = Card.from_index(mask_indices(both)[0]).rdn()
+        raise DuplicateCardError(f"card {card!r} is in both the hand and the nest")
+    return hand, nest
+
+
+def _parse(text: str, what: str, rules: Rules) -> Hand:
+    try:
+        return Hand.from_rdn(str(text), rules.deck_mask)
+    except RookError as e:
+        raise type(e)(f"{what} {str(text).strip()!r}: {e}") from None
+
+
+def allowed_trumps(rules: Rules, trumps: Sequence[str] | None = None) -> tuple[str, ...]:
+    """The trumps to consider: ``trumps`` checked against the rules, or every
+    trump the rules allow (``none`` only without a bird)."""
+    if trumps:
+        out = []
+        for t in trumps:
+            t = rules.check_trump(t)
+            if t not in out:
+                out.append(t)
+        return tuple(out)
+    return tuple(t for t in rules.trumps if not (t == "none" and rules.bird_count))
+
+
+# ------------------------------------------------------------ candidates
+@dataclass(frozen=True)
+class Candidate:
+    """One option: the trump, the cards buried (the new nest), the hand kept,
+    the quick estimate and where it came from (``policy``, ``bury``,
+    ``protect``, ``void``, ``low``, ``quick``)."""
+
+    trump: str
+    discard: Hand
+    keep: Hand
+    quick: float
+    sources: tuple[str, ...]
+
+    def rdn(self) -> str:
+        return f"trump {self.trump}, discard {self.discard.rdn()}"
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per card index (64 slots), what the quick estimate needs for one
+    trump: points, color lane (-1 for a trump), and whether the card is a
+    sure winner (no unseen card of its color, trumps with the birds, ranks
+    above it)."""
+
+    points: np.ndarray
+    lane: np.ndarray
+    top: np.ndarray
+    trump_mask: int
+    side_masks: tuple[int, ...]
+    unseen_trumps: int
+
+
+def _tables(cards: Hand, trump: str, rules: Rules) -> _Tables:
+    held = cards.mask
+    unseen = rules.deck_mask & ~held
+    tcolor = None if trump == "none" else trump
+    points = np.zeros(64, np.float64)
+    lane = np.full(64, -1, np.int64)
+    top = np.zeros(64, bool)
+    side_masks = []
+    trump_mask = 0
+    for color in COLORS:
+        order = rules.color_order(tcolor, color)  # low to high, birds placed when trump
+        mask = 0
+        above_unseen = False
+        for idx in reversed(order):
+            points[idx] = rules.card_points(idx)
+            lane[idx] = -1 if color == tcolor else COLORS.index(color)
+            top[idx] = not above_unseen
+            if unseen >> idx & 1:
+                above_unseen = True
+            mask |= 1 << idx
+        if color == tcolor:
+            trump_mask = mask
+        else:
+            side_masks.append(mask & ~BIRD_MASK)
+    if tcolor is None:  # no trump (and no bird: 'none' is only allowed without one)
+        trump_mask = 0
+    return _Tables(points, lane, top, trump_mask, tuple(side_masks), (unseen & trump_mask).bit_count())
+
+
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Bits set per uint64 element."""
+    x = x.copy()
+    count = np.zeros(x.shape, np.int64)
+    while x.any():
+        count += (x & np.uint64(1)).astype(np.int64)
+        x >>= np.uint64(1)
+    return count
+
+
+def quick_scores(cards: Hand, trump: str, rules: Rules, discards: np.ndarray) -> np.ndarray:
+    """A quick static estimate of the declaring side's points for each
+    discard (uint64 card masks) of ``cards`` under ``trump``.
+
+    Rough by design, it only has to rank: points buried in the nest (all of
+    them when the nest goes to the declarer; when it goes to the last trick,
+    a share that grows with the trumps kept), the points of the kept sure
+    winners and trumps, a share of the points of the kept losers, and an
+    average trick's worth for each trick the hand should take (sure winners,
+    trump length beyond the opponents' share, ruffs in voids and singletons)."""
+    t = _tables(cards, trump, rules)
+    held = np.uint64(cards.mask)
+    keep = held & ~discards
+    n = len(discards)
+    pts_d = np.zeros(n)
+    safe_pts = np.zeros(n)
+    trump_pts = np.zeros(n)
+    loser_pts = np.zeros(n)
+    sure = np.zeros(n)
+    trumps = np.zeros(n)
+    for idx in mask_indices(cards.mask):
+        bit = np.uint64(1 << idx)
+        kept = (keep & bit) != 0
+        p = t.points[idx]
+        pts_d += np.where(kept, 0.0, p)
+        if (t.trump_mask >> idx) & 1:
+            trumps += kept
+            if t.top[idx]:
+                sure += kept
+                safe_pts += np.where(kept, p, 0.0)
+            else:
+                trump_pts += np.where(kept, p, 0.0)
+        elif t.top[idx]:
+            sure += kept
+            safe_pts += np.where(kept, p, 0.0)
+        else:
+            loser_pts += np.where(kept, p, 0.0)
+    voids = np.zeros(n)
+    shorts = np.zeros(n)
+    for m in t.side_masks:
+        length = _popcount(keep & np.uint64(m))
+        voids += length == 0
+        shorts += length == 1
+    # trump length beyond what one opponent is likely to hold
+    opponents = max(rules.seats - 1, 1)
+    long_trumps = np.maximum(trumps - sure - t.unseen_trumps / opponents, 0)
+    spare = np.maximum(trumps - 2, 0)
+    ruffs = np.minimum(voids + 0.5 * shorts, spare)
+    tricks = np.minimum(sure + 0.6 * long_trumps + 0.8 * ruffs, rules.hand_size)
+    per_trick = rules.total_points / max(rules.hand_size * rules.seats / 2, 1)  # a trick won: own + another's
+    if rules.nest_to == "declarer":
+        nest_share = 1.0
+    else:
+        nest_share = np.clip(0.15 * trumps, 0.1, 0.9)
+    return nest_share * pts_d + safe_pts + 0.6 * trump_pts + 0.3 * loser_pts + per_trick * tricks
+
+
+def _all_discards(cards: Hand, k: int, no_birds: bool, trump_mask: int) -> np.ndarray:
+    """Every ``k``-card discard of ``cards`` as uint64 masks; birds and trumps
+    only where there are not enough other cards."""
+    idx = mask_indices(cards.mask)
+    pool = [i for i in idx if not (no_birds and (1 << i) & BIRD_MASK)]
+    side = [i for i in pool if not (trump_mask >> i) & 1]
+    if len(side) >= k:
+        pool = side
+    elif len(pool) < k:
+        pool = idx
+    if k == 0:
+        return np.zeros(1, np.uint64)
+    bits = np.array([1 << i for i in pool], np.uint64)
+    combos = np.array(list(itertools.combinations(range(len(pool)), k)), np.int64)
+    out = np.zeros(len(combos), np.uint64)
+    for j in range(k):
+        out |= bits[combos[:, j]]
+    return out
+
+
+def equivalence_classes(cards: Hand, trump: str, rules: Rules) -> list[list[int]]:
+    """The declarer's cards in groups that play alike: the same color (the
+    birds with the trumps), worth the same points, and no card of anyone
+    else's ranking between them. Burying one card of a group or another of
+    it leaves equivalent hands, so the double-dummy points are the same on
+    every layout; each group is listed lowest first."""
+    held = cards.mask
+    tcolor = None if trump == "none" else trump
+    groups: list[list[int]] = []
+    for color in COLORS:
+        run: list[int] = []
+        for idx in rules.color_order(tcolor, color):
+            if held >> idx & 1 and run and rules.card_points(run[-1]) == rules.card_points(idx):
+                run.append(idx)
+                continue
+            if run:
+                groups.append(run)
+            run = [idx] if held >> idx & 1 else []
+        if run:
+            groups.append(run)
+    return groups
+
+
+def canonical_discards(discards: np.ndarray, groups: Sequence[Sequence[int]]) -> np.ndarray:
+    """Each discard (uint64 masks) with the cards it buries from every group
+    replaced by that group's lowest: equal masks then play alike."""
+    out = discards.copy()
+    for g in groups:
+        if len(g) < 2:
+            continue
+        gmask = np.uint64(sum(1 << i for i in g))
+        count = _popcount(discards & gmask)
+        low = np.zeros(len(discards), np.uint64)
+        acc = 0
+        table = [0]
+        for i in g:
+            acc |= 1 << i
+            table.append(acc)
+        low = np.array(table, np.uint64)[count]
+        out = (out & ~gmask) | low
+    return out
+
+
+def _rule_discards(cards: Hand, trump: str, rules: Rules, policy: NestPolicy) -> dict[int, list[str]]:
+    """Discards built by rule, mask -> the rules that build it."""
+    k = rules.nest_size
+    out: dict[int, list[str]] = {}
+
+    def add(mask: int, source: str) -> None:
+        if mask.bit_count() == k and source not in out.setdefault(mask, []):
+            out[mask].append(source)
+
+    add(policy.discard(cards, trump, rules).mask, "policy")
+    # the policy with the other nest rule: bury the losing counters, or protect them
+    for nest_to, source in (("declarer", "bury"), ("last_trick", "protect")):
+        if nest_to != rules.nest_to:
+            add(policy.discard(cards, trump, rules.with_knobs(nest_to=nest_to, hand_size=rules.hand_size)).mask,
+                source)
+    if k == 0:
+        return out
+    t = _tables(cards, trump, rules)
+    held = cards.mask
+    sides = [i for i in mask_indices(held) if t.lane[i] >= 0 and not (1 << i) & BIRD_MASK]
+    # lowest first; non-counters before counters
+    low = sorted(sides, key=lambda i: (t.points[i] > 0, _rank(rules, trump, i)))
+    # void each side color (and each pair) that fits, fill with the lowest
+    for r in (1, 2):
+        for colors in itertools.combinations(range(len(COLORS)), r):
+            m = 0
+            for c in colors:
+                m |= held & (0x7FFE << (16 * c)) & ~t.trump_mask
+            if not m or m.bit_count() > k:
+                continue
+            for i in low:
+                if m.bit_count() >= k:
+                    break
+                m |= 1 << i
+            add(m, "void")
+    # the lowest side cards, counters or not
+    m = 0
+    for i in sorted(sides, key=lambda i: _rank(rules, trump, i))[:k]:
+        m |= 1 << i
+    add(m, "low")
+    # the lowest non-counters
+    m = 0
+    for i in low[:k]:
+        m |= 1 << i
+    add(m, "low")
+    return out
+
+
+def _rank(rules: Rules, trump: str, idx: int) -> int:
+    """A card's rank within its color, 0 for the lowest."""
+    if (1 << idx) & BIRD_MASK:
+        return 99
+    color = COLORS[idx // 16]
+    return rules.color_order(None if trump == "none" else trump, color).index(idx)
+
+
+def nest_candidates(hand: Hand | str, nest: Hand | str, rules: Rules | str, limit: int = DEFAULT_CANDIDATES,
+                    trumps: Sequence[str] | None = None, policy: NestPolicy = DEFAULT_POLICY,
+                    per_trump: int = QUICK_PER_TRUMP) -> list[Candidate]:
+    """The options worth solving (see the module docstring), best quick
+    estimate first; the policy's own choice is always among them."""
+    rules = Rules.from_spec(rules)
+    hand, nest = check_nest(hand, nest, rules)
+    trumps = allowed_trumps(rules, trumps)
+    cards = hand | nest
+    k = rules.nest_size
+    limit = max(int(limit), 1)
+    choice = policy.choose(cards, rules)
+
+    # (trump, canonical mask) -> [quick, sources, the mask shown]; equivalent discards are one option
+    pool: dict[tuple[str, int], list[Any]] = {}
+    must: list[tuple[str, int]] = []
+    policy_best: list[tuple[str, int]] = []
+    quick_best: list[tuple[str, int]] = []
+
+    def add(trump: str, mask: int, canon: int, quick: float, source: str) -> tuple[str, int]:
+        entry = pool.setdefault((trump, canon), [quick, [], mask])
+        entry[1].append(source)
+        return (trump, canon)
+
+    for trump in trumps:
+        t = _tables(cards, trump, rules)
+        groups = equivalence_classes(cards, trump, rules)
+        # by rule first, so the policy's own cards are the ones shown for its option
+        ruled = _rule_discards(cards, trump, rules, policy)
+        masks = np.array(list(ruled), np.uint64)
+        canon = canonical_discards(masks, groups)
+        rs = quick_scores(cards, trump, rules, masks)
+        for (mask, sources), c, q in zip(ruled.items(), canon, rs):
+            for source in sources:
+                key = add(trump, mask, int(c), float(q), source)
+            if "policy" in sources:
+                policy_best.append(key)  # each trump is solved at least once
+                if trump == choice.trump and mask == choice.discard.mask:
+                    must.append(key)
+        every = np.unique(canonical_discards(_all_discards(cards, k, bool(rules.bird_count), t.trump_mask),
+                                             groups))
+        scores = quick_scores(cards, trump, rules, every)
+        best = np.argsort(-scores, kind="stable")[:per_trump]  # ties to the mask order
+        for j in best:
+            add(trump, int(every[j]), int(every[j]), float(scores[j]), "quick")
+        quick_best.append((trump, int(every[best[0]])))
+    ranked = sorted(pool, key=lambda key: (-pool[key][0], trumps.index(key[0]), key[1]))
+    # the forced ones first: the policy's choice, each trump's policy discard, each trump's quick best
+    chosen: list[tuple[str, int]] = []
+    for key in must + policy_best + quick_best + ranked:
+        if key not in chosen and len(chosen) < limit:
+            chosen.append(key)
+    chosen.sort(key=lambda key: (-pool[key][0], trumps.index(key[0]), key[1]))
+    out = []
+    for key in chosen:
+        quick, sources, mask = pool[key]
+        if key in must:
+            sources = ["choice"] + sources
+        out.append(Candidate(key[0], Hand(mask), cards - Hand(mask), quick, tuple(dict.fromkeys(sources))))
+    return out
+
+
+# ------------------------------------------------------------- schedule
+def halving_schedule(candidates: int, samples: int, finalists: int = FINALISTS,
+                     first: int = FIRST_ROUND) -> list[tuple[int, int]]:
+    """Successive halving: ``(options, layouts)`` per round. Each round keeps
+    the better half of the options (at least ``finalists``) and doubles the
+    layouts, ending with the finalists on ``samples`` layouts; a round never
+    solves on fewer than ``first`` layouts (nor more than ``samples``)."""
+    candidates, samples = int(candidates), int(samples)
+    if candidates < 1 or samples < 1:
+        raise ConstraintError(f"candidates={candidates}, samples={samples}: both must be at least 1")
+    counts = [candidates]
+    while counts[-1] > finalists:
+        counts.append(max(finalists, math.ceil(counts[-1] / 2)))
+    rounds = len(counts)
+    layouts = [min(samples, max(first, math.ceil(samples / 2 ** (rounds - 1 - r)))) for r in range(rounds)]
+    return list(zip(counts, layouts))
+
+
+def planned_solves(schedule: Sequence[tuple[int, int]]) -> int:
+    """The solves a schedule costs: each round's options on its new layouts."""
+    total, before = 0, 0
+    for n, layouts in schedule:
+        total += n * (layouts - before)
+        before = layouts
+    return total
+
+
+# --------------------------------------------------------------- report
+@dataclass(frozen=True)
+class NestRecommendation:
+    """The advice: the trump, the cards to bury, and what it is worth.
+
+    ``gap``/``gap_se``: its lead over the runner-up on their common layouts
+    (negative when the policy's choice was kept over a better-measured
+    option). ``policy``: whether it is the policy's own choice;
+    ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
+    ``lead_se`` its lead over the policy's choice (None when they are the
+    same); it replaces the policy's choice when ``lead >= margin * lead_se``."""
+
+    trump: str
+    discard: Hand
+    keep: Hand
+    mean: float
+    se: float
+    p_make: float | None
+    gap: float | None
+    gap_se: float | None
+    policy: bool = False
+    best_trump: str | None = None
+    best_discard: Hand | None = None
+    lead: float | None = None
+    lead_se: float | None = None
+    margin: float = DEFAULT_MARGIN
+
+    def text(self) -> str:
+        s = f"trump {self.trump}, discard {self.discard.rdn()}: {self.mean:.1f} +- {_fmt(self.se)} points"
+        if self.p_make is not None:
+            s += f", P(make) {self.p_make:.3f}"
+        if self.gap is not None:
+            s += f"; {self.gap:.1f} +- {_fmt(self.gap_se)} ahead of the runner-up"
+        if self.policy and self.lead is not None:
+            s += (f" (the heuristic's choice, kept: trump {self.best_trump}, discard {self.best_discard.rdn()} "
+                  f"measured {self.lead:.1f} +- {_fmt(self.lead_se)} better, under {self.margin:g} se)")
+        elif self.policy:
+            s += " (the heuristic's choice)"
+        elif self.lead is not None:
+            s += f" ({self.lead:.1f} +- {_fmt(self.lead_se)} better than the heuristic's choice)"
+        return s
+
+
+def _fmt(x: float | None) -> str:
+    return "nan" if x is None or not math.isfinite(x) else f"{x:.1f}"
+
+
+@dataclass(frozen=True)
+class NestReport:
+    """What ``analyze_nest`` found. ``options`` has one row per candidate,
+    best first (the rank of successive halving: options that survived more
+    rounds rank higher); ``detail`` one row per solve (option, sample,
+    points); ``layouts`` the sampled deals as dealt (before the discards)."""
+
+    hand: Hand
+    nest: Hand
+    rules: Rules
+    seat: str
+    dealer: str
+    leader: str
+    bid: int | None
+    samples: int
+    seed: int
+    objective: str
+    top: int
+    policy: str
+    known: Mapping[str, Hand]
+    constraints: tuple[Constraint, ...]
+    schedule: tuple[tuple[int, int], ...]
+    solves: int
+    options: pd.DataFrame
+    recommendation: NestRecommendation
+    detail: pd.DataFrame = field(repr=False)
+    layouts: tuple[Deal, ...] = field(repr=False)
+
+    def top_options(self, k: int | None = None) -> pd.DataFrame:
+        """The best ``k`` options (default: ``top``)."""
+        return self.options.head(self.top if k is None else k)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The json document of CONTRACT.md, plus the extra fields."""
+        rec = self.recommendation
+        options = []
+        for row in _records(self.top_options()):
+            row["discard"] = row["discard"].split() if row["discard"] else []
+            row["keep"] = row["keep"].split()
+            row["sources"] = row["sources"].split(",")
+            options.append(row)
+        return {
+            "hand": self.hand.rdn(),
+            "nest": self.nest.rdn(),
+            "rules": self.rules.spec(),
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "bid": self.bid,
+            "samples": self.samples,
+            "seed": self.seed,
+            "objective": self.objective,
+            "policy": self.policy,
+            "known": {k: v.rdn() for k, v in self.known.items()},
+            "constraints": [c.text() for c in self.constraints],
+            "candidates": len(self.options),
+            "schedule": [{"options": n, "layouts": m} for n, m in self.schedule],
+            "solves": self.solves,
+            "options": options,
+            "recommendation": {
+                "trump": rec.trump, "discard": rec.discard.rdn().split(), "keep": rec.keep.rdn().split(),
+                "mean": _num(rec.mean), "se": _num(rec.se), "p_make": _num(rec.p_make),
+                "gap": _num(rec.gap), "gap_se": _num(rec.gap_se), "policy": rec.policy,
+                "best": {"trump": rec.best_trump,
+                         "discard": rec.best_discard.rdn().split() if rec.best_discard is not None else None},
+                "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
+                "margin": rec.margin,
+            },
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """The top options and the recommendation in one table (for csv): a
+        ``section`` column says which a row is."""
+        rec = self.recommendation
+        opts = self.top_options().assign(section="option")
+        row = {"section": "recommendation", "trump": rec.trump, "discard": rec.discard.rdn(),
+               "keep": rec.keep.rdn(), "mean": rec.mean, "se": rec.se, "gap": rec.gap, "gap_se": rec.gap_se}
+        if self.bid is not None:
+            row["p_make"] = rec.p_make
+        frame = pd.concat([opts, pd.DataFrame([row])], ignore_index=True)
+        cols = ["section"] + [c for c in frame.columns if c != "section"]
+        frame = frame[cols]
+        frame["rank"] = frame["rank"].astype("Int64")
+        frame["samples"] = frame["samples"].astype("Int64")
+        return frame
+
+
+def _num(v: Any) -> Any:
+    if v is None:
+        return None
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    out = []
+    for row in df.to_dict(orient="records"):
+        clean = {}
+        for k, v in row.items():
+            if isinstance(v, (bool, np.bool_)):
+                v = bool(v)
+            elif isinstance(v, np.integer):
+                v = int(v)
+            elif isinstance(v, (float, np.floating)):
+                v = None if not math.isfinite(v) else float(v)
+            clean[k] = v
+        out.append(clean)
+    return out
+
+
+# -------------------------------------------------------------- advisor
+def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
+    """What the ranking maximises, per layout."""
+    if objective == "mean":
+        return points.astype(float)
+    made = points >= bid
+    if objective == "p_make":
+        return made.astype(float)
+    return np.where(made, points, -bid).astype(float)  # score: points if made, else minus the bid
+
+
+def solve_points(deals: Sequence[Deal], trumps: Sequence[str], declarer: int, dealer: int,
+                 threads: int | None = None, progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """The declaring side's double-dummy points of each deal, one solve per
+    task over ``threads`` threads. Solve times vary a hundredfold between
+    deals, so each thread takes the next deal as it finishes one rather than
+    a fixed block of them; the points are exact, so they do not depend on
+    the threads."""
+    threads = default_threads() if threads is None else max(1, int(threads))
+    out = np.zeros(len(deals), np.int64)
+
+    def one(i: int) -> int:
+        return solve(deals[i], trumps[i], declarer, dealer=dealer).declarer_points
+
+    if threads == 1 or len(deals) <= 1:
+        for i in range(len(deals)):
+            out[i] = one(i)
+            if progress is not None:
+                progress(1)
+        return out
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        futures = {pool.submit(one, i): i for i in range(len(deals))}
+        for f in as_completed(futures):
+            out[futures[f]] = f.result()
+            if progress is not None:
+                progress(1)
+    return out
+
+
+def _se(x: np.ndarray) -> float:
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+
+
+def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
+                 known: Mapping[str, str | Hand] | Sequence[str] | None = None,
+                 constraints: Sequence[Constraint | str] = ()) -> DealSampler:
+    """The layouts of the unseen cards: the declarer's hand at ``seat`` and the
+    nest as dealt are known, everything else is dealt at random (to the other
+    seats and, where the deck does not divide evenly, out of play)."""
+    from .sampling import parse_known
+
+    places = parse_known(known, rules)
+    if NEST in places:
+        raise ConstraintError(f"known cards for the nest ({places[NEST].rdn()!r}): the nest is given "
+                              f"with the hand, it cannot also be known")
+    given = {NEST: nest, **places}
+    return DealSampler(rules, seat, hand, known=given, constraints=constraints)
+
+
+def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: str | int = "N",
+                 dealer: str | int = "W", bid: int | None = None, samples: int = DEFAULT_SAMPLES,
+                 seed: int | None = None, top: int = DEFAULT_TOP, candidates: int = DEFAULT_CANDIDATES,
+                 trumps: Sequence[str] | None = None, objective: str = "mean",
+                 known: Mapping[str, str | Hand] | Sequence[str] | None = None,
+                 constraints: Sequence[Constraint | str] = (), threads: int | None = None,
+                 policy: NestPolicy = DEFAULT_POLICY, margin: float = DEFAULT_MARGIN,
+                 progress: Callable[[int], None] | None = None) -> NestReport:
+    """Trump and discards for the declarer at ``seat`` holding ``hand`` who
+    takes ``nest`` (see the module docstring).
+
+    ``samples``: layouts the finalists are solved on; ``candidates``: options
+    that enter the first round; ``trumps``: only these trumps (default all);
+    ``objective``: ``mean`` points, ``p_make`` (needs ``bid``) or ``score``
+    (points if made, else minus the bid; needs ``bid``). ``known`` and
+    ``constraints`` narrow the layouts as in ``analyze_hand``. ``margin``:
+    the best-measured option replaces the policy's own choice only when it
+    leads it by at least ``margin`` standard errors of their paired
+    difference (0: always the best-measured). ``progress(k)``
+    is called as solves finish; ``planned_solves(halving_schedule(...))`` is
+    the total."""
+    rules = Rules.from_spec(rules)
+    hand, nest = check_nest(hand, nest, rules)
+    samples, top, candidates = int(samples), int(top), int(candidates)
+    if samples < 1:
+        raise ConstraintError(f"samples={samples}: at least one layout is needed")
+    if top < 1:
+        raise ConstraintError(f"top={top}: show at least one option")
+    if candidates < 1:
+        raise ConstraintError(f"candidates={candidates}: at least one option is needed")
+    if objective not in OBJECTIVES:
+        raise ConstraintError(f"objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+    margin = float(margin)
+    if not margin >= 0:
+        raise ConstraintError(f"margin={margin}: a number of standard errors, 0 or more")
+    if bid is not None:
+        bid = int(bid)
+        levels = rules.bid_levels()
+        if bid not in levels:
+            raise ConstraintError(f"bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "
+                                  f"in steps of 5")
+    elif objective != "mean":
+        raise ConstraintError(f"objective {objective!r} needs a bid")
+    sampler = nest_sampler(hand, nest, rules, seat, known, constraints)
+    declarer = sampler.seat
+    dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+    seed = int(seed)
+    if seed < 0:
+        raise ConstraintError(f"seed={seed}: must be 0 or more")
+
+    cands = nest_candidates(hand, nest, rules, limit=candidates, trumps=trumps, policy=policy)
+    # the policy's own choice (absent only when --trump leaves its trump out) stays to the last round
+    control = next((c for c, cand in enumerate(cands) if "choice" in cand.sources), None)
+    schedule = halving_schedule(len(cands), samples)
+    layouts: list[Deal] = []
+    points: list[list[int]] = [[] for _ in cands]
+    alive = list(range(len(cands)))
+    out_round = [len(schedule)] * len(cands)  # the round an option dropped out in (len = never)
+    solves = 0
+    for r, (count, want) in enumerate(schedule):
+        while len(layouts) < want:
+            layouts.append(sampler.deal(len(layouts), seed))
+        jobs, trumps_, owners = [], [], []
+        for c in alive:
+            for i in range(len(points[c]), want):
+                jobs.append(take_nest(layouts[i], declarer, cands[c].discard))
+                trumps_.append(cands[c].trump)
+                owners.append(c)
+        if jobs:
+            pts = solve_points(jobs, trumps_, declarer, dealer_i, threads=threads, progress=progress)
+            for c, p in zip(owners, pts):
+                points[c].append(int(p))
+            solves += len(jobs)
+        # rank the survivors on their common layouts; ties to the quick estimate, then the pool order
+        means = {c: float(_values(np.array(points[c]), objective, bid).mean()) for c in alive}
+        alive.sort(key=lambda c: (-means[c], -cands[c].quick, c))
+        if r + 1 < len(schedule):
+            keep = schedule[r + 1][0]
+            survivors = alive[:keep]
+            if control in alive and control not in survivors and keep >= 2:
+                survivors = alive[:keep - 1] + [control]  # the yardstick takes the last place
+            for c in alive:
+                if c not in survivors:
+                    out_round[c] = r + 1
+            alive = survivors
+
+    def figure(c: int) -> float:
+        return float(_values(np.array(points[c]), objective, bid).mean())
+
+    # the later an option dropped out, the higher; then by its figure
+    order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))
+    best = order[0]
+    lead = lead_se = None
+    if control is not None and best != control:
+        n = len(points[control])
+        diff = (_values(np.array(points[best][:n]), objective, bid)
+                - _values(np.array(points[control]), objective, bid))
+        lead, lead_se = float(diff.mean()), _se(diff)
+        # switch from the policy's choice only on evidence: the best of many options measured on the
+        # same layouts looks better than it is (the winner's curse)
+        if not lead >= margin * (lead_se if math.isfinite(lead_se) else 0.0):
+            order.remove(control)
+            order.insert(0, control)
+    first = np.array(points[order[0]], float)
+    rows = []
+    for rank, c in enumerate(order, start=1):
+        p = np.array(points[c], float)
+        n = min(len(p), len(first))
+        diff = first[:n] - p[:n]
+        made = np.mean(p >= bid) if bid is not None else math.nan
+        rows.append({
+            "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(),
+            "keep": cands[c].keep.rdn(), "mean": float(p.mean()), "se": _se(p),
+            "p_make": float(made), "p_make_se": math.sqrt(made * (1 - made) / len(p)),
+            "score": float(_values(p, "score", bid).mean()) if bid is not None else math.nan,
+            "samples": len(p), "rounds": out_round[c],
+            "gap": float(diff.mean()), "gap_se": _se(diff) if rank > 1 else math.nan,
+            "quick": cands[c].quick, "policy": c == control, "sources": ",".join(cands[c].sources),
+        })
+    options = pd.DataFrame(rows)
+    if bid is None:
+        options = options.drop(columns=["p_make", "p_make_se", "score"])
+    head = options.iloc[0]
+    second = options.iloc[1] if len(options) > 1 else None
+    rec = NestRecommendation(
+        trump=str(head["trump"]), discard=cands[order[0]].discard, keep=cands[order[0]].keep,
+        mean=float(head["mean"]), se=float(head["se"]),
+        p_make=float(head["p_make"]) if bid is not None else None,
+        gap=float(second["gap"]) if second is not None else None,
+        gap_se=float(second["gap_se"]) if second is not None else None,
+        policy=order[0] == control, best_trump=cands[best].trump, best_discard=cands[best].discard,
+        lead=lead, lead_se=lead_se, margin=margin,
+    )
+    names = rules.seat_names
+    detail = pd.DataFrame(
+        [{"option": rank, "sample": i, "points": v}
+         for rank, c in enumerate(order, start=1) for i, v in enumerate(points[c])],
+        columns=["option", "sample", "points"])
+    return NestReport(
+        hand=hand, nest=nest, rules=rules, seat=names[declarer], dealer=names[dealer_i],
+        leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
+        objective=objective, top=top, policy=getattr(policy, "name", type(policy).__name__),
+        known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
+        schedule=tuple(schedule), solves=solves, options=options, recommendation=rec, detail=detail,
+        layouts=tuple(layouts),
+    )

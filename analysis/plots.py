@@ -1,0 +1,83 @@
+"""Figures of the Monte Carlo reports, as matplotlib ``Figure`` objects.
+
+The figures are built without pyplot, on the Agg canvas: no global backend
+change, no display needed. ``fig.savefig(path)`` writes PNG or SVG by the
+path's extension. matplotlib is imported only when a figure is drawn, so the
+command line starts quickly."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rook_analyze.solver.errors import RookError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from .hand import HandReport
+
+FORMATS = (".png", ".svg")
+
+
+def bid_curve(report: "HandReport") -> Figure:
+    """The bid-success curve of a hand: P(make) against the bid with its 95%
+    interval (left axis), the expected net score ev(b) with its 95% interval
+    (right axis), and the recommended bid marked."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    bids = report.bids
+    x = bids["bid"].to_numpy()
+    fig = Figure(figsize=(8, 5), layout="constrained")
+    FigureCanvasAgg(fig)  # files only, never a window
+    ax = fig.add_subplot()
+    p_color, ev_color = "tab:blue", "tab:orange"
+
+    ax.fill_between(x, bids["p_make_lo"], bids["p_make_hi"], color=p_color, alpha=0.2,
+                    label="P(make), 95% interval")
+    ax.plot(x, bids["p_make"], "o-", color=p_color, label="P(make)")
+    ax.axhline(0.5, color=p_color, linestyle=":", linewidth=1)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("bid (points)")
+    ax.set_ylabel("P(make): share of deals that make the bid", color=p_color)
+    ax.tick_params(axis="y", labelcolor=p_color)
+    ax.set_xticks(x if len(x) <= 20 else x[::2])
+    ax.grid(True, alpha=0.3)
+
+    ev_ax = ax.twinx()
+    ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.2, label="ev, 95% interval")
+    ev_ax.plot(x, bids["ev"], "s-", color=ev_color, label="ev = E[own score - opponents' score]")
+    ev_ax.axhline(0, color=ev_color, linestyle=":", linewidth=1)
+    ev_ax.set_ylabel("ev: expected net score (points)", color=ev_color)
+    ev_ax.tick_params(axis="y", labelcolor=ev_color)
+
+    rec = report.recommendation
+    if rec.bid is not None:
+        ax.axvline(rec.bid, color="tab:green", linewidth=1.5, label=f"recommended: {rec.bid} in {rec.trump}\n(highest bid with P(make) \u2265 0.5 and ev \u2265 0)")
+    else:
+        ax.plot([], [], " ", label=f"recommended: pass (best trump {rec.trump})\n(no bid has P(make) \u2265 0.5 and ev \u2265 0)")
+
+    handles, labels = ax.get_legend_handles_labels()
+    h2, l2 = ev_ax.get_legend_handles_labels()
+    ax.legend(handles + h2, labels + l2, loc="upper right", fontsize="small", framealpha=0.9)
+
+    ax.set_title(
+        f"Bid-success curve: {report.hand.rdn()}\n"
+        f"rules {report.rules.spec()}, {report.seat} declares, {report.dealer} deals, {report.leader} leads; "
+        f"{report.samples} samples, seed {report.seed}",
+        fontsize="medium",
+    )
+    return fig
+
+
+class PlotError(RookError):
+    """A plot file name the figures cannot be saved to."""
+
+
+def check_plot_path(path: str) -> str:
+    """The file format of a plot path (``png`` or ``svg``), or raise ``PlotError``."""
+    lower = str(path).lower()
+    for ext in FORMATS:
+        if lower.endswith(ext):
+            return ext[1:]
+    raise PlotError(f"plot file {path!r}: the name must end in .png or .svg")

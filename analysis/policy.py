@@ -1,0 +1,213 @@
+"""The declarer's nest policy: trump and discards from the declarer's own
+cards alone (hand + nest), never from the hidden hands.
+
+The Monte Carlo advisors need a declarer who plays the nest the same way in
+every sampled deal without peeking, so the sampled points are points a real
+declarer could earn. ``HeuristicPolicy`` is that declarer; it is
+deterministic (the same cards and rules always give the same choice).
+
+Trump. For each color, with the cards of that color among hand + nest::
+
+    strength = 3 x length + honours + counters / 10
+
+where honours counts 4, 3, 2, 1 for the color's four highest cards of the
+deck (14, 13, 12, 11; with ``one_high`` the 1 first). The birds belong to
+every trump alike, so they do not vote. The strongest color is trump; ties
+go to the longer color, then to B, R, Y, G order.
+
+Discards (``nest_size`` cards, given the trump):
+
+1. Never the birds, never a trump unless the side colors run out (step 6).
+2. A side card is a *winner* when it and every card above it in its color
+   are the declarer's (14, 13, ... from the top): winners are kept.
+3. ``nest_to = declarer``: bury the losing counters first, most points first
+   (buried points are banked; in play they are likely lost).
+4. Void side colors that hold no winner, shortest first, when the whole
+   color fits in the discards left (a void lets the declarer trump in).
+5. Fill up with the remaining losers: non-counters before counters when
+   ``nest_to = last_trick`` (the nest goes to whoever wins the last trick,
+   so burying points risks them), then the shortest color, then the lowest
+   card.
+6. Short of losers: the lowest winners, then the lowest trumps
+   (non-counters first); the birds only when nothing else is left (hands
+   of a card or two).
+
+``discard(cards, trump, rules)`` applies steps 1-6 for any trump, so an
+advisor can compare trumps each with its own discards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand
+from rook_analyze.solver.deal import Deal
+from rook_analyze.solver.errors import IllegalActionError
+from rook_analyze.solver.rules import Rules
+
+
+@dataclass(frozen=True)
+class NestChoice:
+    """What the declarer does with the nest: the trump, the cards discarded
+    (the new nest) and the hand kept for play."""
+
+    trump: str
+    discard: Hand
+    keep: Hand
+
+    def rdn(self) -> str:
+        return f"trump {self.trump}, discard {self.discard.rdn()}"
+
+
+class NestPolicy(Protocol):
+    """A declarer that sees hand + nest only."""
+
+    name: str
+
+    def trump(self, cards: Hand, rules: Rules) -> str: ...
+
+    def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand: ...
+
+    def choose(self, cards: Hand, rules: Rules) -> NestChoice: ...
+
+
+def color_ranks(rules: Rules, color: str) -> list[int]:
+    """Card indices of a color's number cards, highest rank first."""
+    return list(_ranks(rules)[0][color])
+
+
+@lru_cache(maxsize=64)
+def _ranks(rules: Rules) -> tuple[dict[str, tuple[int, ...]], dict[int, int]]:
+    """Per color the card indices highest first, and per card index its place
+    from the top of its color (0 for the highest)."""
+    by_color = {c: tuple(rules.color_order(None, c)[::-1]) for c in COLORS}
+    from_top = {idx: k for v in by_color.values() for k, idx in enumerate(v)}
+    return by_color, from_top
+
+
+@dataclass(frozen=True)
+class HeuristicPolicy:
+    """Trump by color strength, discards by the rules of the module docstring."""
+
+    name: str = "heuristic"
+
+    def strength(self, cards: Hand, color: str, rules: Rules) -> float:
+        """The trump strength of one color among ``cards``."""
+        held = cards.mask
+        length = honours = 0
+        for k, idx in enumerate(_ranks(rules)[0][color]):
+            if held >> idx & 1:
+                length += 1
+                honours += max(4 - k, 0)
+        points = rules.points_of_mask(cards.color_mask(color))
+        return 3 * length + honours + points / 10
+
+    def trump(self, cards: Hand, rules: Rules) -> str:
+        """The trump color for hand + nest."""
+        best = max(COLORS, key=lambda c: (self.strength(cards, c, rules), cards.count(c), -COLORS.index(c)))
+        return best
+
+    def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand:
+        """The ``nest_size`` cards to discard from ``cards`` (hand + nest) with
+        this trump (``none``: no trump)."""
+        need = rules.nest_size
+        if len(cards) != rules.hand_size + need:
+            raise IllegalActionError(
+                f"cards {cards.rdn()!r}: the declarer holds hand + nest = {rules.hand_size + need} cards "
+                f"under {rules.spec()!r}, not {len(cards)}"
+            )
+        if need == 0:
+            return Hand(0)
+        trump_color = None if str(trump).lower() == "none" else str(trump).upper()
+        held = cards.mask
+        points = rules.card_points
+        chosen: list[int] = []
+
+        # side colors: per color, held cards highest first, split into winners and losers
+        winners: list[int] = []
+        losers: dict[str, list[int]] = {}
+        for color in COLORS:
+            if color == trump_color:
+                continue
+            top = True
+            for idx in _ranks(rules)[0][color]:
+                if held >> idx & 1:
+                    (winners if top else losers.setdefault(color, [])).append(idx)
+                else:
+                    top = False
+        left = {c: list(v) for c, v in losers.items()}
+
+        def take(idx: int) -> None:
+            chosen.append(idx)
+            for v in left.values():
+                if idx in v:
+                    v.remove(idx)
+
+        # 3. bank losing counters
+        if rules.nest_to == "declarer":
+            counters = sorted((i for v in losers.values() for i in v if points(i) > 0),
+                              key=lambda i: (-points(i), -_rank_from_top(rules, i)))
+            for idx in counters[:need]:
+                take(idx)
+
+        # 4. void colors without winners, shortest first
+        winner_colors = {Card.from_index(i).color for i in winners}
+        for color in sorted(left, key=lambda c: (len(left[c]), sum(points(i) for i in left[c]), COLORS.index(c))):
+            rest = left[color]
+            if color in winner_colors or not rest:
+                continue
+            if len(rest) <= need - len(chosen):
+                for idx in list(rest):
+                    take(idx)
+
+        # 5. fill with losers
+        if len(chosen) < need:
+            avoid_points = rules.nest_to == "last_trick"
+            pool = [(c, i) for c, v in left.items() for i in v]
+            pool.sort(key=lambda ci: (avoid_points and points(ci[1]) > 0, len(left[ci[0]]),
+                                      -_rank_from_top(rules, ci[1]), COLORS.index(ci[0])))
+            for _, idx in pool[:need - len(chosen)]:
+                take(idx)
+
+        # 6. short of losers: lowest winners, then lowest trumps
+        if len(chosen) < need:
+            spare = sorted(winners, key=lambda i: (points(i) > 0, -_rank_from_top(rules, i)))
+            chosen += spare[:need - len(chosen)]
+        if len(chosen) < need and trump_color is not None:
+            trumps = [i for i in color_ranks(rules, trump_color) if held >> i & 1]
+            trumps.sort(key=lambda i: (points(i) > 0, -_rank_from_top(rules, i)))
+            chosen += trumps[:need - len(chosen)]
+        if len(chosen) < need:  # a hand of one or two cards: nothing but birds is left
+            birds = [i for i in (ROOK2_INDEX, ROOK_INDEX) if held >> i & 1]
+            chosen += birds[:need - len(chosen)]
+        mask = 0
+        for idx in chosen:
+            mask |= 1 << idx
+        return Hand(mask)
+
+    def choose(self, cards: Hand, rules: Rules) -> NestChoice:
+        """Trump and discards for hand + nest."""
+        trump = self.trump(cards, rules)
+        discard = self.discard(cards, trump, rules)
+        return NestChoice(trump, discard, cards - discard)
+
+
+def take_nest(deal: Deal, declarer: int, discard: Hand) -> Deal:
+    """The deal as played: the declarer holds hand + nest less ``discard``,
+    and ``discard`` is the nest (whose points go per ``nest_to``)."""
+    cards = deal.hands[declarer] | deal.nest
+    if discard.mask & ~cards.mask:
+        raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer holds only {cards.rdn()!r}")
+    hands = list(deal.hands)
+    hands[declarer] = cards - discard
+    return Deal(deal.rules, tuple(hands), discard)
+
+
+def _rank_from_top(rules: Rules, idx: int) -> int:
+    """0 for a color's highest card, 1 for the next, ..."""
+    return _ranks(rules)[1][idx]
+
+
+DEFAULT_POLICY = HeuristicPolicy()

@@ -1,0 +1,438 @@
+"""Summaries of a ``simulate`` dataset: bid-success curves, a fitted hand
+count, trump choice and seat position.
+
+The target is the declarer's double-dummy points with the trump the nest
+policy names after seeing hand + nest (``policy_points``): what a declarer
+who cannot see the other hands would score with perfect play. ``best``
+switches to the best trump in hindsight (``best_points``), an upper bound.
+
+The hand count is a least-squares fit of the target on a few features of
+the dealt hand that a player can count at the table (counters, the Rook,
+the longest color, top cards, high cards, voids). Its R-squared and error
+are measured on held-out deals (two folds split by deal), so they say how
+well the count predicts a hand it has not seen."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
+                                            read_dataset)
+from rook_analyze.solver.cards import COLORS
+from rook_analyze.solver.rules import Rules
+
+# The features of the fitted count and how a player reads them.
+COUNT_FEATURES: tuple[str, ...] = ("counters", "rook", "longest", "tops", "high", "voids")
+FEATURE_TEXT = {
+    "counters": "points in counters held (5s, 10s, 14s, Rook)",
+    "rook": "the Rook held",
+    "longest": "cards in the longest color",
+    "tops": "top cards: unbroken runs from the top of each color (14, 13, ...)",
+    "high": "cards 12 or higher",
+    "voids": "colors with no card",
+}
+TARGETS = {"policy": "policy_points", "best": "best_points"}
+COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
+POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
+
+
+@dataclass(frozen=True)
+class HandCount:
+    """A hand count: ``intercept + sum(weight * feature)`` estimates the target points.
+
+    ``r2`` and ``rmse`` are for the rounded weights on held-out deals;
+    ``r2_fit`` is the in-sample R-squared of the exact fit."""
+
+    intercept: float
+    weights: dict[str, float]
+    r2: float
+    rmse: float
+    mae: float
+    r2_fit: float
+    n: int
+    target: str
+
+    def predict(self, frame: pd.DataFrame) -> pd.Series:
+        value = pd.Series(self.intercept, index=frame.index, dtype=float)
+        for name, w in self.weights.items():
+            value = value + w * frame[name].astype(float)
+        return value
+
+    def formula(self) -> str:
+        """The count as a player writes it: ``points = 31 + 0.9 x counters + 12 x rook ...``."""
+        parts = [_num(self.intercept)]
+        for name, w in self.weights.items():
+            if w == 0:
+                continue
+            sign = "-" if w < 0 else "+"
+            parts.append(f"{sign} {_num(abs(w))} x {name}")
+        return "points = " + " ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"formula": self.formula(), "target": self.target, "intercept": self.intercept,
+                "weights": dict(self.weights), "features": {k: FEATURE_TEXT.get(k, k) for k in self.weights},
+                "r2": self.r2, "rmse": self.rmse, "mae": self.mae, "r2_fit": self.r2_fit, "rows": self.n}
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
+
+
+def _round_weights(intercept: float, coef: np.ndarray, names: Sequence[str]) -> tuple[float, dict[str, float]]:
+    # whole numbers where they are big, one decimal where they are small: easy to add up at the table
+    weights = {}
+    for name, w in zip(names, coef):
+        weights[name] = float(round(w)) if abs(w) >= 5 else float(round(w, 1))
+    return float(round(intercept)), weights
+
+
+def _lstsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    design = np.column_stack([np.ones(len(x)), x])
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    return coef
+
+
+def fit_count(frame: pd.DataFrame, target: str = "policy_points",
+              features: Sequence[str] = COUNT_FEATURES) -> HandCount:
+    """Least squares of ``target`` on ``features`` (with an intercept).
+
+    The weights come from all rows; R-squared, RMSE and MAE are those of the
+    rounded count on held-out deals: fit on even deal ids, score the odd
+    ones, and the other way round (the seats of one deal share its cards, so
+    the folds split by deal)."""
+    features = [f for f in features if f in frame.columns and frame[f].nunique() > 1]
+    if len(frame) < len(features) + 2:
+        raise SimulationError(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
+    x = frame[list(features)].to_numpy(dtype=float)
+    y = frame[target].to_numpy(dtype=float)
+    coef = _lstsq(x, y)
+    intercept, weights = _round_weights(coef[0], coef[1:], features)
+    exact = coef[0] + x @ coef[1:]
+    ss_tot = float(((y - y.mean()) ** 2).sum())
+    r2_fit = 1 - float(((y - exact) ** 2).sum()) / ss_tot if ss_tot > 0 else float("nan")
+
+    fold = (frame["deal_id"].to_numpy() % 2) if "deal_id" in frame.columns else np.arange(len(frame)) % 2
+    pred = np.empty(len(y))
+    for k in (0, 1):
+        train, test = fold != k, fold == k
+        if train.sum() < len(features) + 2 or test.sum() == 0:
+            pred[test] = exact[test]
+            continue
+        c = _lstsq(x[train], y[train])
+        b0, w = _round_weights(c[0], c[1:], features)
+        pred[test] = b0 + x[test] @ np.array([w[f] for f in features])
+    resid = y - pred
+    r2 = 1 - float((resid ** 2).sum()) / ss_tot if ss_tot > 0 else float("nan")
+    return HandCount(intercept, weights, r2, float(np.sqrt((resid ** 2).mean())), float(np.abs(resid).mean()),
+                     r2_fit, len(frame), target)
+
+
+# ------------------------------------------------------------------ tables
+def _bid_columns(bids: Sequence[int]) -> list[str]:
+    return [f"make_{b}" for b in bids]
+
+
+def _bids(rules: Rules, frame: pd.DataFrame, target: str) -> list[int]:
+    if rules.has_auction:
+        return rules.bid_levels()
+    # no auction (bridge): thresholds over the range of the points
+    hi = int(frame[target].max())
+    step = max(1, hi // 10)
+    return list(range(step, hi + 1, step))
+
+
+def _make_rates(group: pd.DataFrame, target: str, bids: Sequence[int]) -> dict[str, float]:
+    pts = group[target].to_numpy()
+    return {f"make_{b}": float((pts >= b).mean()) for b in bids}
+
+
+def _bucket_edges(count: pd.Series, buckets: int) -> list[float]:
+    """Bucket edges on multiples of 5 near the count's quantiles (equal-sized groups, round numbers)."""
+    qs = np.quantile(count, np.linspace(0, 1, buckets + 1)[1:-1])
+    edges = sorted({float(5 * round(q / 5)) for q in qs})
+    return edges
+
+
+def _bucket_labels(edges: Sequence[float]) -> list[str]:
+    if not edges:
+        return ["all hands"]
+    labels = [f"count < {edges[0]:.0f}"]
+    labels += [f"count {a:.0f}-{b:.0f}" for a, b in zip(edges[:-1], edges[1:])]
+    labels.append(f"count >= {edges[-1]:.0f}")
+    return labels
+
+
+def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
+                buckets: int = 5) -> pd.DataFrame:
+    """P(points >= bid) for each bid, by hand-count bucket (one row a bucket)."""
+    edges = _bucket_edges(count, buckets)
+    labels = _bucket_labels(edges)
+    which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
+    rows = []
+    for k, label in enumerate(labels):
+        group = frame[which == k]
+        if group.empty:
+            continue
+        row = {"bucket": label, "rows": len(group), "mean_count": float(count[which == k].mean()),
+               "mean_points": float(group[target].mean())}
+        row.update(_make_rates(group, target, bids))
+        rows.append(row)
+    row = {"bucket": "all hands", "rows": len(frame), "mean_count": float(count.mean()),
+           "mean_points": float(frame[target].mean())}
+    row.update(_make_rates(frame, target, bids))
+    rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
+                  width: int = 5, min_rows: int = 20) -> pd.DataFrame:
+    """P(points >= bid) by hand count in steps of ``width``: the table to read at the table.
+
+    Counts with fewer than ``min_rows`` hands are left out (too noisy)."""
+    lo = width * np.floor(count.to_numpy() / width)
+    rows = []
+    for value in np.unique(lo):
+        mask = lo == value
+        if mask.sum() < min_rows:
+            continue
+        group = frame[mask]
+        row = {"count": int(value), "rows": int(mask.sum()), "mean_points": float(group[target].mean())}
+        row.update(_make_rates(group, target, bids))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def trump_choice(frame: pd.DataFrame, rules: Rules, min_bid: int | None) -> pd.DataFrame:
+    """How the policy's trump compares with the best trump in hindsight."""
+    cost = frame["best_points"] - frame["policy_points"]
+    stats = [
+        ("policy trump is a best trump", float((cost == 0).mean()), "share of hands"),
+        ("mean cost of the policy trump", float(cost.mean()), "points below the best trump"),
+        ("cost of 10 points or more", float((cost >= 10).mean()), "share of hands"),
+        ("mean points, policy trump", float(frame["policy_points"].mean()), "points"),
+        ("mean points, best trump", float(frame["best_points"].mean()), "points"),
+    ]
+    if "longest_color" in frame.columns:
+        stats.append(("policy trump is the dealt hand's longest color",
+                      float((frame["policy_trump"] == frame["longest_color"]).mean()), "share of hands"))
+        stats.append(("best trump is the dealt hand's longest color",
+                      float((frame["best_trump"] == frame["longest_color"]).mean()), "share of hands"))
+    if min_bid is not None:
+        stats.append((f"makes {min_bid} with the policy trump", float((frame["policy_points"] >= min_bid).mean()),
+                      "share of hands"))
+        stats.append((f"makes {min_bid} with the best trump", float((frame["best_points"] >= min_bid).mean()),
+                      "share of hands"))
+    return pd.DataFrame(stats, columns=["statistic", "value", "unit"])
+
+
+def trump_length(frame: pd.DataFrame, rules: Rules, target: str, bids: Sequence[int]) -> pd.DataFrame:
+    """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
+    length = np.zeros(len(frame), dtype=int)
+    trump = frame["policy_trump"].to_numpy()
+    for c in COLORS:
+        col = f"len_{c}"
+        if col in frame.columns:
+            length = np.where(trump == c, frame[col].to_numpy(), length)
+    if "rook" in frame.columns:
+        length = length + frame["rook"].to_numpy()
+    show = [b for b in bids if b in (bids[0], bids[len(bids) // 2], bids[-1])] if bids else []
+    rows = []
+    for n in np.unique(length):
+        group = frame[length == n]
+        row = {"trumps": int(n), "rows": len(group), "share": len(group) / len(frame),
+               "mean_points": float(group[target].mean())}
+        row.update(_make_rates(group, target, show))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def by_position(frame: pd.DataFrame, rules: Rules, target: str, bids: Sequence[int]) -> pd.DataFrame:
+    """Results by the declarer's seat relative to the dealer, with who leads first."""
+    show = [bids[0], bids[len(bids) // 2]] if bids else []
+    rows = []
+    n = rules.seats
+    for pos, group in frame.groupby("position", sort=True):
+        pos = int(pos)
+        text = "dealer" if pos == n else POSITION_TEXT.get(pos, f"{pos} left of dealer") if n == 4 else \
+            f"{pos} left of dealer"
+        row = {"position": pos, "seat": text, "declarer_leads": bool(group["declarer_leads"].iloc[0]),
+               "side_leads": bool(group["side_leads"].iloc[0]), "rows": len(group),
+               "mean_points": float(group[target].mean()),
+               "mean_best_points": float(group["best_points"].mean())}
+        row.update(_make_rates(group, target, show))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ report
+@dataclass(frozen=True)
+class Report:
+    """Everything ``rook-analyze report`` prints; tables are DataFrames."""
+
+    out: str
+    rules: str
+    seed: int
+    deals_planned: int
+    deals: int
+    rows: int
+    complete: bool
+    target: str
+    bids: tuple[int, ...]
+    count: HandCount
+    bid_success: pd.DataFrame
+    make_by_count: pd.DataFrame
+    trump_choice: pd.DataFrame
+    trump_length: pd.DataFrame
+    positions: pd.DataFrame
+
+    def dataset(self) -> dict[str, Any]:
+        return {"out": self.out, "rules": self.rules, "seed": self.seed, "deals_planned": self.deals_planned,
+                "deals": self.deals, "rows": self.rows, "complete": self.complete, "target": self.target}
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        return {"bid_success": self.bid_success, "make_by_count": self.make_by_count,
+                "trump_choice": self.trump_choice, "trump_length": self.trump_length,
+                "positions": self.positions}
+
+    def to_dict(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"dataset": self.dataset(), "bids": list(self.bids), "count": self.count.to_dict()}
+        for name, table in self.tables().items():
+            doc[name] = table.to_dict(orient="records")
+        return doc
+
+    def to_long(self) -> pd.DataFrame:
+        """Every number of the report as rows ``section, row, column, value`` (the csv form)."""
+        recs = []
+        for k, v in self.dataset().items():
+            recs.append(("dataset", "", k, v))
+        for k, v in self.count.to_dict().items():
+            if isinstance(v, dict):
+                for kk, vv in v.items():
+                    recs.append(("count", k, kk, vv))
+            else:
+                recs.append(("count", "", k, v))
+        for name, table in self.tables().items():
+            key = table.columns[0] if len(table.columns) else None
+            for rec in table.to_dict(orient="records"):
+                for col, v in rec.items():
+                    if col != key:
+                        recs.append((name, rec[key], col, v))
+        return pd.DataFrame(recs, columns=["section", "row", "column", "value"])
+
+
+def load_frame(out: str | Path) -> pd.DataFrame:
+    """The numeric columns the report needs (the hand and discard texts stay on disk)."""
+    plan = load_plan(out)
+    rules = Rules.from_spec(plan.rules)
+    cols = ["deal_id", "seat", "position", "declarer_leads", "side_leads", "policy_trump",
+            "policy_points", "best_trump", "best_points", "longest_color", *(f"points_{t}" for t in rules.trumps),
+            "counters", "rook", *(f"len_{c}" for c in COLORS), "longest", "tops", "high", "voids", "singletons"]
+    return read_dataset(out, columns=cols)
+
+
+def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
+                 frame: pd.DataFrame | None = None) -> Report:
+    """The report of the dataset at ``out``. ``target``: ``policy`` (the policy's
+    trump) or ``best`` (the best trump in hindsight)."""
+    if target not in TARGETS:
+        raise SimulationError(f"target {target!r}: choose one of {', '.join(TARGETS)}")
+    if not Path(out, META_FILE).exists():
+        raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it")
+    plan = load_plan(out)
+    rules = Rules.from_spec(plan.rules)
+    if frame is None:
+        frame = load_frame(out)
+    col = TARGETS[target]
+    count = fit_count(frame, col)
+    predicted = count.predict(frame)
+    bids = _bids(rules, frame, col)
+    deals = int(frame["deal_id"].nunique())
+    done = finished_chunks(out)
+    complete = all(i in done for i in range(plan.chunks))
+    min_bid = rules.min_bid if rules.has_auction else None
+    return Report(
+        out=str(out), rules=plan.rules, seed=plan.seed, deals_planned=plan.deals, deals=deals, rows=len(frame),
+        complete=complete, target=col, bids=tuple(bids), count=count,
+        bid_success=bid_success(frame, predicted, bids, col, buckets),
+        make_by_count=make_by_count(frame, predicted, bids, col, width=COUNT_STEP),
+        trump_choice=trump_choice(frame, rules, min_bid),
+        trump_length=trump_length(frame, rules, col, bids),
+        positions=by_position(frame, rules, col, bids),
+    )
+
+
+def plot_report(report: Report):
+    """A two-panel matplotlib Figure: the chance to make each bid by hand-count
+    bucket, and the chance to make a few bids against the hand count."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(12, 5.2), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    bids = list(report.bids)
+    table = report.bid_success
+    buckets = table[table["bucket"] != "all hands"]
+    cmap = _colormap(len(buckets))
+    for k, (_, row) in enumerate(buckets.iterrows()):
+        left.plot(bids, [100 * row[f"make_{b}"] for b in bids], marker="o", ms=3.5, color=cmap[k],
+                  label=f"{row['bucket']}  ({row['rows']:,} hands)")
+    every = table[table["bucket"] == "all hands"]
+    if not every.empty:
+        row = every.iloc[0]
+        left.plot(bids, [100 * row[f"make_{b}"] for b in bids], color="black", lw=2, ls="--",
+                  label=f"all hands  ({row['rows']:,})")
+    left.set_xlabel("bid (points the declaring side must take)")
+    left.set_ylabel("chance to make the bid (%)")
+    left.set_title("Chance to make each bid, by hand count")
+    left.set_ylim(-2, 102)
+    left.set_xticks(bids)
+    left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
+    left.grid(alpha=0.3)
+    left.legend(title="hand count (see formula below)", fontsize=8, title_fontsize=8, loc="upper right")
+
+    by_count = report.make_by_count
+    width = COUNT_STEP
+    picks = _pick_bids(bids)
+    if not by_count.empty:
+        cmap2 = _colormap(len(picks))
+        for k, b in enumerate(picks):
+            # a point stands for the counts from ``count`` up to the next step: plot it mid-way
+            right.plot(by_count["count"] + width / 2, 100 * by_count[f"make_{b}"], marker="o", ms=3.5,
+                       color=cmap2[k],
+                       label=f"bid {b}")
+    right.axhline(50, color="grey", lw=1, ls=":")
+    right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
+    right.set_xlabel("hand count of the dealt hand (before the nest)")
+    right.set_ylabel("chance to make the bid (%)")
+    right.set_title("Chance to make a bid, by hand count")
+    right.set_ylim(-2, 102)
+    right.grid(alpha=0.3)
+    right.legend(fontsize=8, loc="upper left")
+
+    c = report.count
+    target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
+    fig.suptitle(f"{report.rules}: {report.deals:,} deals x {report.rows // max(report.deals, 1)} seats as "
+                 f"declarer; double-dummy play, {target}, policy discards", fontsize=11)
+    fig.text(0.5, -0.02, f"hand count: {c.formula().split(' = ', 1)[1]}    "
+                         f"(held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points)",
+             ha="center", va="top", fontsize=9)
+    return fig
+
+
+def _pick_bids(bids: Sequence[int]) -> list[int]:
+    """Four bids from the lowest, evenly spaced on multiples of 5 (70 85 100 115 for hasbro)."""
+    if len(bids) <= 4:
+        return list(bids)
+    step = max(5, 5 * round((bids[-1] - bids[0]) / 3 / 5))
+    return [b for b in range(bids[0], bids[-1] + 1, step) if b in bids][:4]
+
+
+def _colormap(n: int) -> list:
+    from matplotlib import colormaps
+
+    cm = colormaps["viridis"]
+    return [cm(x) for x in np.linspace(0.05, 0.85, max(n, 1))]

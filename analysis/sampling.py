@@ -1,0 +1,355 @@
+"""Seeded random deals around what one player knows: their own hand, cards
+known to lie elsewhere, and constraints on the other hands.
+
+The bidder sees ``hand``; every other card of the deck is *unseen* unless
+``known`` places it (a card another seat showed, the nest turned up). The
+unseen cards are dealt uniformly at random to the free places of the other
+seats, the nest and, where the deck does not divide evenly, out of play.
+``Constraint`` values narrow the deals, as a bridge dealer's would, e.g.
+from the auction so far::
+
+    E:B>=3          East holds at least three black cards
+    W:counters<=10  West holds at most 10 points in counters
+    S:rook=0        South does not hold the Rook
+    nest:R=0        no red card in the nest
+
+Features are a color letter (number cards of that color; the Rook is in no
+color), ``counters`` (points in counters held) and ``rook`` (how many birds
+are held). Operators are ``>= <= = == > <``; several constraints all hold.
+
+Deals that break a constraint are rejected and dealt again (rejection
+sampling, so the accepted deals are uniform among the deals that meet every
+constraint). Constraints that cannot hold at all are a ``ConstraintError``
+up front; constraints that hold too rarely to be sampled are one after
+``max_tries`` rejected deals, never a hang.
+
+Reproducible: sample ``i`` of seed ``s`` is dealt from its own generator,
+``numpy.random.default_rng(SeedSequence(s, spawn_key=(i,)))`` (the ``i``-th
+child of ``SeedSequence(s).spawn``), so a sample does not depend on how many
+samples came before it, on batching or on the number of workers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
+from rook_analyze.solver.deal import Deal
+from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError
+from rook_analyze.solver.rules import Rules
+
+FEATURES = COLORS + ("counters", "rook")
+NEST = "nest"
+OUT = "out"
+
+_OPS = (">=", "<=", "==", "=", ">", "<")
+_CONSTRAINT_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*([A-Za-z]+)\s*(>=|<=|==|=|>|<)\s*(-?\d+)\s*$")
+
+# Deals tried together when constraints must be checked: fixed, so which deal
+# a sample gets never depends on anything but its seed and index.
+BLOCK = 64
+MAX_TRIES = 200_000
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One condition on the cards a place (a seat, or the nest) is dealt:
+    ``feature op value``, e.g. ``Constraint("E", "B", ">=", 3)``."""
+
+    place: str
+    feature: str
+    op: str
+    value: int
+
+    def __post_init__(self) -> None:
+        if self.feature not in FEATURES:
+            raise ConstraintError(f"constraint {self.text()!r}: feature {self.feature!r} must be one of "
+                                  f"{', '.join(FEATURES)}")
+        if self.op not in _OPS:
+            raise ConstraintError(f"constraint {self.text()!r}: operator {self.op!r} must be one of "
+                                  f"{' '.join(_OPS)}")
+
+    @classmethod
+    def parse(cls, text: str) -> "Constraint":
+        """Parse ``SEAT:FEATURE OP N`` (case ignored), e.g. ``E:B>=3``, ``W:counters<=10``."""
+        m = _CONSTRAINT_RE.match(str(text))
+        if not m:
+            raise ConstraintError(
+                f"constraint {text!r}: expected SEAT:FEATURE OP N, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'"
+            )
+        place, feature, op, value = m.groups()
+        place = place.lower() if place.lower() == NEST else place.upper()
+        feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
+        if feature not in FEATURES:
+            raise ConstraintError(f"constraint {text!r}: feature {m.group(2)!r} must be a color "
+                                  f"(B, R, Y, G), counters or rook")
+        return cls(place, feature, "=" if op == "==" else op, int(value))
+
+    def text(self) -> str:
+        return f"{self.place}:{self.feature}{self.op}{self.value}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The values that meet the constraint, as an inclusive range."""
+        v = self.value
+        return {
+            ">=": (v, np.inf), ">": (v + 1, np.inf), "<=": (-np.inf, v), "<": (-np.inf, v - 1), "=": (v, v),
+        }[self.op]
+
+    def holds(self, hand: Hand | int, rules: Rules) -> bool:
+        """Whether a hand (or a card mask) meets the constraint."""
+        lo, hi = self.bounds
+        return lo <= feature_value(self.feature, hand, rules) <= hi
+
+
+def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
+    """The value of a constraint feature for a hand: a color's length, the
+    points in counters, or the number of birds."""
+    mask = hand.mask if isinstance(hand, Hand) else int(hand)
+    if feature == "counters":
+        return rules.points_of_mask(mask)
+    if feature == "rook":
+        return (mask & BIRD_MASK).bit_count()
+    return Hand(mask).count(feature)
+
+
+def _feature_table(feature: str, rules: Rules) -> np.ndarray:
+    """Per card index, what that card adds to a feature."""
+    table = np.zeros(64, dtype=np.int64)
+    for i in mask_indices(rules.deck_mask):
+        table[i] = feature_value(feature, 1 << i, rules)
+    return table
+
+
+def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | None, rules: Rules) -> dict[str, Hand]:
+    """Known cards by place: ``{"E": "B14 R5", "nest": ...}`` or texts like
+    ``"E: B14 R5"``. Places are seat names, ``nest`` and, where the deck has
+    cards left over, ``out`` (out of play)."""
+    if not items:
+        return {}
+    pairs: list[tuple[str, str | Hand]] = []
+    if isinstance(items, Mapping):
+        pairs = list(items.items())
+    else:
+        for text in items:
+            if ":" not in str(text):
+                raise ConstraintError(f"known cards {text!r}: expected PLACE:CARDS, e.g. 'E:B14 R5' or 'nest:G1'")
+            place, cards = str(text).split(":", 1)
+            pairs.append((place, cards))
+    out: dict[str, Hand] = {}
+    for place, cards in pairs:
+        name = _place_name(place, rules)
+        if isinstance(cards, Hand):
+            hand = cards
+            bad = hand.mask & ~rules.deck_mask
+            if bad:
+                raise InvalidCardError(f"known card {Card.from_index(mask_indices(bad)[0]).rdn()!r} "
+                                       f"is not in the {rules.spec()!r} deck")
+        else:
+            try:
+                hand = Hand.from_rdn(cards, rules.deck_mask)
+            except RookError as e:
+                raise type(e)(f"known cards for {name} ({cards.strip()!r}): {e}") from None
+        if name in out and out[name].mask & hand.mask:
+            dup = Card.from_index(mask_indices(out[name].mask & hand.mask)[0]).rdn()
+            raise DuplicateCardError(f"known card {dup!r} is given twice for {name}")
+        out[name] = (out[name] | hand) if name in out else hand
+    return out
+
+
+def _place_name(place: str, rules: Rules) -> str:
+    p = str(place).strip()
+    if p.lower() in (NEST, OUT):
+        return p.lower()
+    if p.upper() in rules.seat_names:
+        return p.upper()
+    raise ConstraintError(f"place {place!r}: choose a seat ({' '.join(rules.seat_names)}), nest or out")
+
+
+class DealSampler:
+    """Uniform random deals consistent with one seat's hand, known cards and
+    constraints.
+
+    ``sampler.deal(i, seed)`` is sample ``i`` of ``seed``: a complete
+    ``Deal`` (every hand, the nest) in which ``seat`` holds ``hand``."""
+
+    def __init__(self, rules: Rules | str, seat: str | int, hand: Hand | str,
+                 known: Mapping[str, str | Hand] | Sequence[str] | None = None,
+                 constraints: Sequence[Constraint | str] = (), max_tries: int = MAX_TRIES) -> None:
+        rules = Rules.from_spec(rules)
+        self.rules = rules
+        self.seat = seat if isinstance(seat, int) else rules.check_seat(seat)
+        if not 0 <= self.seat < rules.seats:
+            raise ConstraintError(f"seat {seat!r}: the rules have seats 0..{rules.seats - 1}")
+        self.hand = hand if isinstance(hand, Hand) else Hand.from_rdn(hand, rules.deck_mask)
+        check_hand(self.hand, rules)
+        self.max_tries = int(max_tries)
+        self.known = parse_known(known, rules)
+        self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c) for c in constraints)
+
+        # places: the seats, the nest, out of play; each with its fixed cards and free slots
+        names = list(rules.seat_names) + [NEST, OUT]
+        self._names = names
+        sizes = [rules.hand_size] * rules.seats + [rules.nest_size, rules.out_of_play]
+        fixed = [0] * len(names)
+        fixed[self.seat] = self.hand.mask
+        seen = self.hand.mask
+        for name, cards in self.known.items():
+            p = names.index(name)
+            if p == self.seat:
+                raise ConstraintError(f"known cards for {name}: that is the bidder's own hand")
+            dup = cards.mask & seen
+            if dup:
+                card = Card.from_index(mask_indices(dup)[0]).rdn()
+                where = "the bidder's hand" if dup & self.hand.mask else "another place"
+                raise DuplicateCardError(f"known card {card!r} for {name} is already in {where}")
+            if len(cards) > sizes[p]:
+                raise ConstraintError(f"{len(cards)} known cards for {name} ({cards.rdn()!r}), "
+                                      f"but {name} holds {sizes[p]} under {rules.spec()!r}")
+            fixed[p] = cards.mask
+            seen |= cards.mask
+        self._fixed = fixed
+        self._free = [s - f.bit_count() for s, f in zip(sizes, fixed)]
+        self.unseen = Hand(rules.deck_mask & ~seen)
+        self._pool = np.array(mask_indices(self.unseen.mask), dtype=np.int64)
+        assert len(self._pool) == sum(self._free)
+        self._starts = np.cumsum([0] + self._free)
+        self._checks = self._prepare_checks()
+
+    # ------------------------------------------------------------ feasibility
+    def _prepare_checks(self) -> list[tuple[int, np.ndarray, float, float]]:
+        """Merge constraints per place and feature into ranges, reject the
+        impossible ones, and return (place, card table, lo, hi) checks on the
+        randomly dealt part."""
+        rules = self.rules
+        ranges: dict[tuple[int, str], tuple[float, float, list[str]]] = {}
+        for c in self.constraints:
+            try:
+                p = self._names.index(_place_name(c.place, rules))
+            except ConstraintError:
+                raise ConstraintError(f"constraint {c.text()!r}: place {c.place!r} must be a seat "
+                                      f"({' '.join(rules.seat_names)}) or nest") from None
+            if self._names[p] == OUT:
+                raise ConstraintError(f"constraint {c.text()!r}: out-of-play cards take no constraints")
+            lo, hi = c.bounds
+            key = (p, c.feature)
+            if key in ranges:
+                lo0, hi0, texts = ranges[key]
+                lo, hi, texts = max(lo, lo0), min(hi, hi0), texts + [c.text()]
+                if lo > hi:
+                    raise ConstraintError(f"contradictory constraints {' and '.join(repr(t) for t in texts)}: "
+                                          f"no {c.feature} count meets them all")
+            else:
+                texts = [c.text()]
+            ranges[key] = (lo, hi, texts)
+
+        checks = []
+        tables: dict[str, np.ndarray] = {}
+        for (p, feature), (lo, hi, texts) in ranges.items():
+            table = tables.setdefault(feature, _feature_table(feature, rules))
+            fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
+            vals = np.sort(table[self._pool])
+            k = self._free[p]
+            least = fixed_value + int(vals[:k].sum())
+            most = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
+            if hi < least or lo > most:
+                who = self._names[p]
+                what = f"{who} (the bidder's hand)" if p == self.seat else who
+                raise ConstraintError(
+                    f"impossible constraint {' and '.join(repr(t) for t in texts)}: {what} can only hold "
+                    f"{_span(least, most)} {feature_label(feature)} here"
+                )
+            checks.append((p, table, lo - fixed_value, hi - fixed_value, texts))
+
+        # across places: a feature's total is fixed, so the lower bounds must fit in it
+        for feature in {f for (_, f) in ranges}:
+            table = tables[feature]
+            total = int(table[self._pool].sum())
+            need = 0.0
+            for (p, f), (lo, hi, _) in ranges.items():
+                if f == feature and lo > -np.inf:
+                    fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
+                    need += max(lo - fixed_value, 0)
+            if need > total:
+                texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
+                raise ConstraintError(
+                    f"contradictory constraints {', '.join(repr(t) for t in texts)}: together they need "
+                    f"{int(need)} {feature_label(feature)} among the unseen cards, which hold {total}"
+                )
+        return [(p, table, lo, hi) for (p, table, lo, hi, _) in checks]
+
+    # ---------------------------------------------------------------- dealing
+    @staticmethod
+    def generator(seed: int, index: int) -> np.random.Generator:
+        """The random generator of sample ``index`` of ``seed``."""
+        return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
+
+    def deal(self, index: int, seed: int) -> Deal:
+        """Sample ``index`` of ``seed``: a complete deal that meets every constraint."""
+        rng = self.generator(seed, index)
+        order = self._draw(rng)
+        return self._assemble(order)
+
+    def deals(self, count: int, seed: int, start: int = 0) -> list[Deal]:
+        """Samples ``start .. start + count - 1`` of ``seed``."""
+        return [self.deal(i, seed) for i in range(start, start + count)]
+
+    def _draw(self, rng: np.random.Generator) -> np.ndarray:
+        pool = self._pool
+        if not self._checks:
+            return pool[rng.permutation(len(pool))]
+        tries = 0
+        block = np.broadcast_to(pool, (BLOCK, len(pool)))
+        starts = self._starts
+        while tries < self.max_tries:
+            cards = rng.permuted(block, axis=1)
+            ok = np.ones(BLOCK, dtype=bool)
+            for p, table, lo, hi in self._checks:
+                v = table[cards[:, starts[p]:starts[p + 1]]].sum(axis=1)
+                ok &= (v >= lo) & (v <= hi)
+            hit = np.flatnonzero(ok)
+            if len(hit):
+                return cards[hit[0]]
+            tries += BLOCK
+        raise ConstraintError(
+            f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries} tries "
+            f"met them all; they are (nearly) impossible together"
+        )
+
+    def _assemble(self, order: np.ndarray) -> Deal:
+        masks = list(self._fixed)
+        starts = self._starts
+        idx = order.tolist()
+        for p in range(len(masks)):
+            m = masks[p]
+            for i in idx[starts[p]:starts[p + 1]]:
+                m |= 1 << i
+            masks[p] = m
+        r = self.rules
+        return Deal(r, tuple(Hand(m) for m in masks[:r.seats]), Hand(masks[r.seats]))
+
+
+def check_hand(hand: Hand, rules: Rules) -> None:
+    """A dealt hand must hold exactly ``hand_size`` cards of the deck."""
+    bad = hand.mask & ~rules.deck_mask
+    if bad:
+        card = Card.from_index(mask_indices(bad)[0]).rdn()
+        raise InvalidCardError(f"card {card!r} in hand {hand.rdn()!r} is not in the {rules.spec()!r} deck")
+    if len(hand) != rules.hand_size:
+        raise DealError(f"hand {hand.rdn()!r} has {len(hand)} cards: {rules.spec()!r} deals "
+                              f"{rules.hand_size} a seat")
+
+
+def feature_label(feature: str) -> str:
+    return {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
+
+
+def _span(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo} to {hi}"

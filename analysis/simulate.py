@@ -1,0 +1,611 @@
+"""Batch double-dummy simulation on Dask, into a Parquet dataset.
+
+For every random deal and every seat as would-be declarer, the declarer
+takes the nest, the declarer's policy (``analysis.policy``) names its trump
+and picks discards, and the solver finds the double-dummy points for each
+trump with the discards the policy would make for that trump. Each row of
+the dataset is one (deal, declarer seat) with those points and the features
+of the seat's dealt hand (``analysis.features``).
+
+The work is cut into chunks of ``chunk_size`` deals. Chunk ``i`` deals from
+``numpy.random.default_rng([seed, i])``, so it is the same on any machine
+and in any run; a chunk is one Dask task and one file ``part-{i:06d}.parquet``
+written under a temporary name and renamed into place. A run that dies
+leaves only whole parts behind and ``resume=True`` computes the rest, so a
+killed and resumed run ends with the same dataset as an uninterrupted one.
+A lost worker only costs its chunk: Dask runs it again elsewhere.
+
+The engine is ``dask.distributed``: by default an embedded ``LocalCluster``
+with one single-threaded worker process per core; ``scheduler=ADDRESS`` runs
+the same tasks on a running cluster (``dask scheduler`` / ``dask worker``).
+Results come back to this process, which alone writes the files, so the
+workers need rook-analyze installed but no shared disk."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import re
+import secrets
+import sys
+import threading
+import time
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
+from rook_analyze.analysis.policy import DEFAULT_POLICY
+from rook_analyze.solver.cards import Hand
+from rook_analyze.solver.deal import Deal, random_deal
+from rook_analyze.solver.errors import RookError
+from rook_analyze.solver.rules import Rules
+
+SCHEMA_VERSION = 1
+DEFAULT_CHUNK_SIZE = 200
+META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
+PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
+PROGRESS_TOPIC = "rook-analyze-simulate-progress"
+# retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
+TASK_RETRIES = 2
+
+
+class SimulationError(RookError):
+    """An output folder that cannot be used, or a resume that does not match the dataset."""
+
+
+# ------------------------------------------------------------------ the plan
+@dataclass(frozen=True)
+class Plan:
+    """What a dataset holds; stored as ``_simulate.json`` in the output folder.
+
+    ``deals`` random deals under ``rules`` (a spec), cut into chunks of
+    ``chunk_size``; chunk ``i`` is dealt from ``default_rng([seed, i])``.
+    ``dealer`` is fixed: every seat is tried as declarer, so every position
+    relative to the dealer is covered."""
+
+    rules: str
+    seed: int
+    deals: int
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    dealer: str = "W"
+    schema_version: int = SCHEMA_VERSION
+
+    def __post_init__(self) -> None:
+        if self.deals < 1:
+            raise SimulationError(f"deals={self.deals!r}: need at least 1 deal")
+        if self.chunk_size < 1:
+            raise SimulationError(f"chunk_size={self.chunk_size!r}: need at least 1 deal a chunk")
+        if self.seed < 0:
+            raise SimulationError(f"seed={self.seed!r}: must be 0 or more")
+
+    @property
+    def chunks(self) -> int:
+        return -(-self.deals // self.chunk_size)
+
+    def chunk_span(self, index: int) -> tuple[int, int]:
+        """(first deal_id, number of deals) of chunk ``index``; the last chunk may be short."""
+        if not 0 <= index < self.chunks:
+            raise SimulationError(f"chunk {index}: the plan has chunks 0..{self.chunks - 1}")
+        start = index * self.chunk_size
+        return start, min(self.chunk_size, self.deals - start)
+
+    def to_json(self) -> str:
+        doc = asdict(self)
+        doc["chunks"] = self.chunks
+        doc["trumps"] = list(Rules.from_spec(self.rules).trumps)
+        doc["package"] = "rook-analyze"
+        return json.dumps(doc, indent=2) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, where: str = META_FILE) -> "Plan":
+        try:
+            doc = json.loads(text)
+            return cls(rules=str(doc["rules"]), seed=int(doc["seed"]), deals=int(doc["deals"]),
+                       chunk_size=int(doc["chunk_size"]), dealer=str(doc["dealer"]),
+                       schema_version=int(doc["schema_version"]))
+        except (ValueError, KeyError, TypeError) as e:
+            raise SimulationError(f"{where}: not a simulate metadata file ({e})") from None
+
+
+def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
+              chunk_size: int = DEFAULT_CHUNK_SIZE) -> Plan:
+    """A plan; without a seed, a fresh random one (kept in the metadata so --resume finds it)."""
+    rules = Rules.from_spec(rules)
+    if seed is None:
+        seed = secrets.randbits(63)
+    return Plan(rules=rules.spec(), seed=int(seed), deals=int(deals), chunk_size=int(chunk_size),
+                dealer=rules.seat_names[-1])
+
+
+# ------------------------------------------------------------------- policy
+def declarer_choice(rules: Rules, hand: Hand, nest: Hand) -> tuple[str, dict[str, int]]:
+    """The declarer's choices after taking the nest, seeing only ``hand`` and
+    ``nest``: the trump it names, and for every trump the discards (a mask)
+    it would make if that trump were named."""
+    policy = DEFAULT_POLICY
+    cards = hand | nest
+    discards = {t: policy.discard(cards, t, rules).mask for t in rules.trumps}
+    return policy.trump(cards, rules), discards
+
+
+# ------------------------------------------------------------- one chunk
+def chunk_deals(plan: Plan, index: int) -> list[Deal]:
+    """The deals of chunk ``index``: the same in every run and on every machine."""
+    rules = Rules.from_spec(plan.rules)
+    _, count = plan.chunk_span(index)
+    rng = np.random.default_rng([plan.seed, index])
+    return [random_deal(rules, rng) for _ in range(count)]
+
+
+def dataset_schema(rules: Rules | str) -> pa.Schema:
+    """The Arrow schema of a part file (documented in the README, "Batch simulation and reports")."""
+    rules = Rules.from_spec(rules)
+    fields = [
+        ("deal_id", pa.int64()), ("chunk", pa.int32()), ("seat", pa.string()), ("position", pa.int8()),
+        ("dealer", pa.string()), ("leader", pa.string()), ("declarer_leads", pa.bool_()),
+        ("side_leads", pa.bool_()), ("hand", pa.string()), ("nest", pa.string()),
+        ("policy_trump", pa.string()),
+    ]
+    fields += [(f"discard_{t}", pa.string()) for t in rules.trumps]
+    fields += [(f"points_{t}", pa.int16()) for t in rules.trumps]
+    fields += [("policy_points", pa.int16()), ("best_trump", pa.string()), ("best_points", pa.int16())]
+    for col in FEATURE_COLUMNS:
+        if col == "longest_color":
+            fields.append((col, pa.string()))
+        else:
+            fields.append((col, pa.int16() if col == "counters" else pa.int8()))
+    return pa.schema(fields, metadata={b"rook_analyze_schema_version": str(SCHEMA_VERSION).encode()})
+
+
+def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | None = None,
+                   threads: int = 1) -> pa.Table:
+    """Compute chunk ``index``: one row per (deal, declarer seat).
+
+    ``progress(n)`` is called with the number of deals finished since the
+    last call."""
+    from rook_analyze.solver import solve_batch
+
+    rules = Rules.from_spec(plan.rules)
+    names = rules.seat_names
+    trumps = rules.trumps
+    dealer = rules.check_seat(plan.dealer)
+    start, _ = plan.chunk_span(index)
+    deals = chunk_deals(plan, index)
+    n_seats, n_trumps = rules.seats, len(trumps)
+
+    positions: list[Deal] = []
+    pos_trumps: list[str] = []
+    pos_declarers: list[int] = []
+    rows: list[dict[str, Any]] = []
+    for d, deal in enumerate(deals):
+        for seat in range(n_seats):
+            hand = deal.hands[seat]
+            policy_trump, discards = declarer_choice(rules, hand, deal.nest)
+            leader = rules.first_leader(seat, dealer)
+            row: dict[str, Any] = {
+                "deal_id": start + d, "chunk": index, "seat": names[seat],
+                "position": (seat - dealer - 1) % n_seats + 1, "dealer": names[dealer],
+                "leader": names[leader], "declarer_leads": leader == seat,
+                "side_leads": rules.side_of(leader, seat) == 1,
+                "hand": hand.rdn(), "nest": deal.nest.rdn(), "policy_trump": policy_trump,
+            }
+            both = hand.mask | deal.nest.mask
+            for t in trumps:
+                discard = discards[t]
+                if discard & ~both or discard.bit_count() != len(deal.nest):
+                    raise RookError(f"policy discards {Hand(discard).rdn()!r} for trump {t} are not "
+                                    f"{len(deal.nest)} cards of {Hand(both).rdn()!r}")
+                row[f"discard_{t}"] = Hand(discard).rdn()
+                hands = list(deal.hands)
+                hands[seat] = Hand(both & ~discard)
+                positions.append(Deal(rules, tuple(hands), Hand(discard)))
+                pos_trumps.append(t)
+                pos_declarers.append(seat)
+            row.update(hand_features(rules, hand))
+            rows.append(row)
+
+    per_deal = n_seats * n_trumps
+    done = [0]
+
+    def solved(n: int) -> None:
+        # the solver counts positions; report whole deals
+        done[0] += n
+        whole = done[0] // per_deal
+        if progress is not None and whole:
+            progress(whole)
+            done[0] -= whole * per_deal
+
+    points = np.asarray(solve_batch(positions, pos_trumps, pos_declarers, dealer=plan.dealer,
+                                    threads=threads, progress=solved), dtype=np.int64)
+    points = points.reshape(len(deals) * n_seats, n_trumps)
+    for r, row in enumerate(rows):
+        for k, t in enumerate(trumps):
+            row[f"points_{t}"] = int(points[r, k])
+        row["policy_points"] = row[f"points_{row['policy_trump']}"]
+        best = int(points[r].max())
+        # a tie with the policy's own trump counts as the policy's
+        row["best_trump"] = (row["policy_trump"] if row["policy_points"] == best
+                             else trumps[int(points[r].argmax())])
+        row["best_points"] = best
+    schema = dataset_schema(rules)
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+def _task(plan_json: str, index: int, token: str) -> tuple[int, bytes, str, float]:
+    """One Dask task: compute a chunk and send it back as Arrow IPC bytes
+    (small: a few hundred rows), with the worker's address and the compute time."""
+    plan = Plan.from_json(plan_json)
+    address = ""
+    worker = None
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+        address = worker.address
+    except (ImportError, ValueError):
+        pass
+    t0 = time.perf_counter()
+    last = [time.monotonic(), 0]
+
+    def progress(n: int) -> None:
+        # a worker event at most every half second: the client's bar moves between chunks
+        last[1] += n
+        now = time.monotonic()
+        if worker is not None and now - last[0] >= 0.5:
+            worker.log_event(PROGRESS_TOPIC, {"token": token, "chunk": index, "deals": last[1]})
+            last[0] = now
+
+    table = simulate_chunk(plan, index, progress=progress)
+    sink = io.BytesIO()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return index, sink.getvalue(), address, time.perf_counter() - t0
+
+
+# -------------------------------------------------------------- the folder
+def part_path(out: str | os.PathLike, index: int) -> Path:
+    return Path(out) / f"part-{index:06d}.parquet"
+
+
+def finished_chunks(out: str | os.PathLike) -> set[int]:
+    """Indices of the parts already in ``out`` (a part is there whole or not at all)."""
+    out = Path(out)
+    if not out.is_dir():
+        return set()
+    found = set()
+    for entry in os.scandir(out):
+        m = PART_RE.match(entry.name)
+        if m and entry.is_file():
+            found.add(int(m.group(1)))
+    return found
+
+
+def load_plan(out: str | os.PathLike) -> Plan:
+    meta = Path(out) / META_FILE
+    try:
+        text = meta.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it") from None
+    return Plan.from_json(text, str(meta))
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, write: Callable[[Any], None]) -> None:
+    """Write to a temporary name in the same folder, flush to disk, rename into place."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def write_part(out: str | os.PathLike, index: int, table: pa.Table) -> Path:
+    path = part_path(out, index)
+    _write_atomic(path, lambda f: pq.write_table(table, f, compression="zstd"))
+    return path
+
+
+def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]:
+    """Create ``out`` or check it for a resume; returns the chunks already done.
+
+    Without ``resume`` the folder must be new or empty. With it, the stored
+    plan must match ``plan`` field by field (a different seed, size or rules
+    would mix two datasets)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SimulationError(f"--out {str(out)!r} is a file, not a folder")
+    meta = out / META_FILE
+    if not resume:
+        if out.is_dir() and any(out.iterdir()):
+            hint = " (it holds a simulate dataset: add --resume to finish it)" if meta.exists() else ""
+            raise SimulationError(f"--out {str(out)!r} is not empty{hint}; give a new or empty folder")
+        out.mkdir(parents=True, exist_ok=True)
+        _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
+        return set()
+    if not meta.exists():
+        if out.is_dir() and any(p.name != META_FILE for p in out.iterdir()):
+            raise SimulationError(f"--resume: {str(out)!r} has files but no {META_FILE}: not a simulate dataset")
+        out.mkdir(parents=True, exist_ok=True)
+        _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
+        return set()
+    stored = load_plan(out)
+    diffs = [f"{k} {getattr(stored, k)!r} (asked {getattr(plan, k)!r})"
+             for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer")
+             if getattr(stored, k) != getattr(plan, k)]
+    if diffs:
+        raise SimulationError(f"--resume: the dataset in {str(out)!r} was made with "
+                              + ", ".join(diffs) + "; resume with the same settings or use a new --out")
+    # temporary files of a run that died; the parts themselves are whole
+    for entry in os.scandir(out):
+        if entry.name.startswith(".part-") and entry.name.endswith(".tmp"):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+    done = finished_chunks(out)
+    extra = sorted(i for i in done if i >= plan.chunks)
+    if extra:
+        raise SimulationError(f"--resume: {str(out)!r} holds part {extra[0]} beyond the plan's "
+                              f"{plan.chunks} chunks")
+    return done
+
+
+def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """The rows of every finished part, in deal and seat order."""
+    out = Path(out)
+    load_plan(out)
+    parts = sorted(finished_chunks(out))
+    if not parts:
+        raise SimulationError(f"{str(out)!r} holds no finished parts yet")
+    tables = [pq.read_table(part_path(out, i), columns=list(columns) if columns else None) for i in parts]
+    frame = pa.concat_tables(tables).to_pandas()
+    keys = [c for c in ("deal_id", "position") if c in frame.columns]
+    if keys:
+        frame = frame.sort_values(keys, kind="stable").reset_index(drop=True)
+    return frame
+
+
+# ------------------------------------------------------------------ progress
+class _Progress:
+    """Deals done: whole chunks written plus what running chunks report.
+
+    A bar (tqdm) on a terminal; elsewhere a status line every ``every`` seconds."""
+
+    def __init__(self, total: int, initial: int, show: bool | None, every: float = 30.0) -> None:
+        self.total = total
+        self.written = initial
+        self.start_written = initial
+        self.partial: dict[int, int] = {}
+        self.lock = threading.Lock()
+        self.t0 = time.monotonic()
+        self.every = every
+        self.last_line = self.t0
+        err = sys.stderr
+        tty = hasattr(err, "isatty") and err.isatty()
+        self.show = tty if show is None else show
+        self.bar = None
+        if self.show and tty:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=initial, unit=" deals", file=err, dynamic_ncols=True,
+                            smoothing=0.05, desc="simulate")
+        self.shown = initial
+
+    def running(self, chunk: int, deals: int) -> None:
+        with self.lock:
+            self.partial[chunk] = deals
+            self._refresh()
+
+    def finished(self, chunk: int, deals: int) -> None:
+        with self.lock:
+            self.partial.pop(chunk, None)
+            self.written += deals
+            self._refresh()
+
+    def _refresh(self) -> None:
+        # never backwards: a chunk restarted on another worker reports from 0 again
+        n = min(self.total, max(self.shown, self.written + sum(self.partial.values())))
+        if self.bar is not None:
+            if n > self.shown:
+                self.bar.update(n - self.shown)
+        elif self.show:
+            now = time.monotonic()
+            if now - self.last_line >= self.every or self.written == self.total:
+                self.last_line = now
+                print(self.line(n), file=sys.stderr, flush=True)
+        self.shown = n
+
+    def line(self, n: int) -> str:
+        dt = max(time.monotonic() - self.t0, 1e-9)
+        rate = (n - self.start_written) / dt
+        left = (self.total - n) / rate if rate > 0 else float("nan")
+        left_text = time.strftime("%H:%M:%S", time.gmtime(left)) if np.isfinite(left) else "?"
+        return f"simulate: {n}/{self.total} deals, {rate:.1f} deals/s, {left_text} left"
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+# ------------------------------------------------------------------ the run
+@dataclass(frozen=True)
+class SimulationSummary:
+    """What one ``simulate`` call did."""
+
+    out: str
+    plan: Plan
+    chunks_done_before: int
+    chunks_computed: int
+    deals_computed: int
+    seconds: float
+    workers: int
+    by_worker: dict[str, int]   # worker address -> chunks it computed
+
+    @property
+    def deals_per_second(self) -> float:
+        return self.deals_computed / self.seconds if self.seconds > 0 else float("nan")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"out": self.out, "rules": self.plan.rules, "seed": self.plan.seed, "deals": self.plan.deals,
+                "chunk_size": self.plan.chunk_size, "chunks": self.plan.chunks,
+                "chunks_done_before": self.chunks_done_before, "chunks_computed": self.chunks_computed,
+                "deals_computed": self.deals_computed, "seconds": round(self.seconds, 3),
+                "deals_per_second": round(self.deals_per_second, 3), "workers": self.workers,
+                "by_worker": dict(self.by_worker)}
+
+
+def warm_solver(rules: Rules | str) -> None:
+    """Solve one small position so the numba kernels are compiled and on the
+    disk cache before worker processes start (they then load, not compile)."""
+    from rook_analyze.solver import solve_batch
+
+    rules = Rules.from_spec(rules)
+    plan = make_plan(rules, 1, seed=0, chunk_size=1)
+    deal = chunk_deals(plan, 0)[0]
+    # two tricks' worth of cards: compiles every kernel, solves in no time
+    keep = min(2, rules.hand_size)
+    hands = []
+    for h in deal.hands:
+        cards = h.cards()[:keep]
+        hands.append(Hand.from_cards(cards))
+    small = Deal(rules, tuple(hands), Hand(0))
+    solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1)
+
+
+def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int | None = None, *,
+             workers: int | None = None, scheduler: str | None = None, resume: bool = False,
+             chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool | None = None,
+             client: Any = None, on_chunk: Callable[[int, str], None] | None = None) -> SimulationSummary:
+    """Simulate ``deals`` random deals into the Parquet dataset at ``out``.
+
+    ``workers``: processes of the embedded LocalCluster (default: one per
+    core). ``scheduler``: the address of a running Dask scheduler instead.
+    ``client``: an existing ``distributed.Client`` (for tests and notebooks).
+    ``resume``: keep the finished parts of an earlier run with the same plan
+    (with ``seed=None`` the stored seed is used). ``progress``: a bar on
+    standard error (None: only on a terminal). ``on_chunk(index, worker)``
+    is called after each part is written."""
+    rules = Rules.from_spec(rules)
+    if workers is not None and scheduler is not None:
+        raise SimulationError("give workers or a scheduler address, not both")
+    if workers is not None and workers < 1:
+        raise SimulationError(f"workers={workers!r}: need at least 1")
+    out_path = Path(out)
+    if resume and seed is None and (out_path / META_FILE).exists():
+        seed = load_plan(out_path).seed
+    plan = make_plan(rules, deals, seed, chunk_size)
+    done = prepare_output(out_path, plan, resume)
+    todo = [i for i in range(plan.chunks) if i not in done]
+    done_deals = sum(plan.chunk_span(i)[1] for i in done)
+    t0 = time.perf_counter()
+    if not todo:
+        return SimulationSummary(str(out_path), plan, len(done), 0, 0, 0.0, 0, {})
+
+    from distributed import Client, LocalCluster, as_completed
+
+    own_cluster = own_client = None
+    try:
+        if client is None:
+            if scheduler is not None:
+                try:
+                    own_client = client = Client(scheduler, timeout="30s")
+                except (OSError, TimeoutError) as e:
+                    raise SimulationError(f"--scheduler {scheduler!r}: no Dask scheduler answers there "
+                                          f"({e})") from None
+            else:
+                warm_solver(rules)
+                n = workers or os.cpu_count() or 1
+                # loopback only; the dashboard (if bokeh is installed) on a free port
+                own_cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                           dashboard_address=":0", silence_logs=logging.CRITICAL)
+                own_client = client = Client(own_cluster)
+        n_workers = len(client.nthreads())
+        bar = _Progress(plan.deals, done_deals, progress)
+        if n_workers == 0 and bar.show:
+            print(f"simulate: no worker has joined {scheduler or 'the cluster'} yet; the chunks wait for "
+                  "one ('dask worker ADDRESS')", file=sys.stderr, flush=True)
+        token = uuid.uuid4().hex[:12]
+
+        def on_event(event: Any) -> None:
+            try:
+                msg = event[1]
+                if msg.get("token") == token:
+                    bar.running(int(msg["chunk"]), int(msg["deals"]))
+            except Exception:  # a progress message must never break the run
+                pass
+
+        subscribed = False
+        try:
+            client.subscribe_topic(PROGRESS_TOPIC, on_event)
+            subscribed = True
+        except Exception:
+            pass
+        plan_json = plan.to_json()
+        futures = [client.submit(_task, plan_json, i, token, key=f"rook-simulate-{token}-{i:06d}",
+                                 pure=False, retries=TASK_RETRIES, priority=-i) for i in todo]
+        by_worker: dict[str, int] = {}
+        computed = 0
+        deals_computed = 0
+        try:
+            # this client's loop: as_completed would otherwise take the default client's,
+            # which differs when the caller has another Client open
+            for fut in as_completed(futures, loop=client.loop):
+                index, payload, address, _ = fut.result()
+                table = pa.ipc.open_stream(payload).read_all()
+                write_part(out_path, index, table)
+                fut.release()
+                by_worker[address] = by_worker.get(address, 0) + 1
+                computed += 1
+                n = plan.chunk_span(index)[1]
+                deals_computed += n
+                bar.finished(index, n)
+                if on_chunk is not None:
+                    on_chunk(index, address)
+        finally:
+            bar.close()
+            if subscribed:
+                try:
+                    client.unsubscribe_topic(PROGRESS_TOPIC)
+                except Exception:
+                    pass
+            for fut in futures:
+                if not fut.done():
+                    fut.cancel()
+        return SimulationSummary(str(out_path), plan, len(done), computed, deals_computed,
+                                 time.perf_counter() - t0, n_workers, by_worker)
+    finally:
+        if own_client is not None:
+            own_client.close()
+        if own_cluster is not None:
+            own_cluster.close()
+

@@ -1,0 +1,75 @@
+"""Speed of the bid advisor (``rook-analyze hand``), warm.
+
+Issue 4's targets on a 2-core machine: ``full`` 500 samples in at most 10 s,
+``hasbro`` 1000 samples in at most 5 s. Each case runs the sample hand of
+``data/sample_hands.txt`` once with a few samples to load the compiled solver
+(warm-up, not timed), then ``--repeat`` times in full; it prints the median
+and the fastest wall time, the time per sample and the target, and checks
+that every repeat gave the same report.
+
+    python benchmarks/bench_hand.py                    # both cases, 3 repeats
+    python benchmarks/bench_hand.py --case hasbro --samples 200 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from rook_analyze.analysis.hand import analyze_hand
+from rook_analyze.solver.api import default_threads
+
+CASES = {"full": (500, 10.0), "hasbro": (1000, 5.0)}  # samples, target seconds
+HANDS = Path(__file__).resolve().parent.parent / "data" / "sample_hands.txt"
+
+
+def sample_hands(path: Path = HANDS) -> dict[str, str]:
+    hands = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            preset, cards = line.split(":", 1)
+            hands[preset.strip()] = cards.strip()
+    return hands
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--case", choices=sorted(CASES), action="append",
+                    help="Which case (repeatable; default all).")
+    ap.add_argument("--samples", type=int, default=None, help="Override the case's sample count.")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=None, help="Solver threads (default: all cores).")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    hands = sample_hands()
+    threads = args.threads or default_threads()
+    print(f"cores available {default_threads()}, threads {threads}, cpu_count {os.cpu_count()}")
+    print(f"{'case':8} {'samples':>7} {'median s':>9} {'min s':>7} {'ms/sample':>9} {'target s':>8}  ok")
+    for case in args.case or list(CASES):
+        samples, target = CASES[case]
+        n = args.samples or samples
+        hand = hands[case]
+        analyze_hand(hand, case, samples=2, seed=args.seed, threads=threads)  # warm-up: load the solver
+        times, reports = [], []
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            rep = analyze_hand(hand, case, samples=n, seed=args.seed, threads=threads)
+            times.append(time.perf_counter() - t0)
+            reports.append(rep)
+        same = all(r.detail.equals(reports[0].detail) for r in reports[1:])
+        med = statistics.median(times)
+        scaled = target * n / samples
+        print(f"{case:8} {n:7d} {med:9.2f} {min(times):7.2f} {1000 * med / n:9.2f} {scaled:8.1f}  "
+              f"{'yes' if med <= scaled else 'NO'}{'' if same else '  (REPEATS DIFFER)'}")
+        print(f"         recommendation: {reports[0].recommendation.text()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

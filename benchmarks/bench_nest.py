@@ -1,0 +1,172 @@
+"""Quality and speed of the nest advisor (``rook-analyze nest``).
+
+Quality (issue 5): on random (hand, nest) spots, does the advisor's choice
+score at least as many double-dummy points as the heuristic policy that
+``hand`` uses? Spot ``j`` is a random deal (seeded per spot); North declares
+with North's hand and the nest, West deals. The advisor runs with its own
+seed; then both choices are solved on ``--fresh`` *fresh* layouts of the
+unseen cards (another seed, so neither choice was picked on them), the same
+layouts for both. Per spot the gain is the mean of (advisor - heuristic)
+over those layouts; the report gives the mean gain over the spots and its
+standard error (the spread of the per-spot gains over the spots, which
+holds both the spot and the layout noise), the mean points of each, and how
+often the two disagree.
+
+Speed: the wall and CPU time of ``analyze_nest`` with the settings given
+(default: the advisor's defaults) on the same spots, warm (one small run
+first loads the compiled solver): median and slowest. On a shared, busy
+machine the wall time overstates; CPU time / threads is what idle cores
+would take.
+
+    python benchmarks/bench_nest.py --rules hasbro --spots 100 --fresh 16
+    python benchmarks/bench_nest.py --rules hasbro --spots 5 --fresh 0        # timing only
+    python benchmarks/bench_nest.py --rules hasbro --spots 100 --out spots.jsonl
+
+``--out`` writes one json line per spot (the hand, the nest, both choices,
+their fresh means, the advisor's time) for a closer look at what the
+advisor does differently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, analyze_nest, nest_sampler,
+                                        solve_points)
+from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
+from rook_analyze.solver import Rules, random_deal
+from rook_analyze.solver.api import default_threads
+
+TARGETS = {"full": 30.0, "hasbro": 10.0}  # seconds with the default settings, warm, 2 cores
+
+
+def spot_seed(seed: int, spot: int, purpose: int) -> int:
+    """Independent seeds per spot: 0 deals the spot, 1 the advisor's layouts, 2 the fresh layouts."""
+    return int(np.random.SeedSequence(seed, spawn_key=(spot, purpose)).generate_state(1, np.uint64)[0] >> 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", default="hasbro")
+    ap.add_argument("--spots", type=int, default=100)
+    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="The advisor's --samples.")
+    ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES, help="The advisor's --candidates.")
+    ap.add_argument("--fresh", type=int, default=16, help="Fresh layouts per spot for the comparison (0: timing only).")
+    ap.add_argument("--threads", type=int, default=None, help="Solver threads (default: all cores).")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="The advisor's margin.")
+    ap.add_argument("--out", default=None, help="Write one json line per spot here.")
+    args = ap.parse_args(argv)
+
+    rules = Rules.from_spec(args.rules)
+    threads = args.threads or default_threads()
+    print(f"rules {rules.spec()}, spots {args.spots}, advisor samples {args.samples} candidates {args.candidates}, "
+          f"fresh layouts {args.fresh}, seed {args.seed}")
+    print(f"cores available {default_threads()}, threads {threads}, cpu_count {os.cpu_count()}")
+    declarer, dealer = 0, 3  # N declares, W deals
+    # warm-up: load the compiled solver
+    warm = random_deal(rules, np.random.default_rng(spot_seed(args.seed, 10 ** 6, 0)))
+    analyze_nest(warm.hands[0], warm.nest, rules, samples=2, candidates=2, seed=0, threads=threads)
+
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    gains, adv_means, heu_means, times, cpus, solves, leads = [], [], [], [], [], [], []
+    differ = differ_trump = 0
+    t_start = time.perf_counter()
+    for j in range(args.spots):
+        deal = random_deal(rules, np.random.default_rng(spot_seed(args.seed, j, 0)))
+        hand, nest = deal.hands[declarer], deal.nest
+        t0, c0 = time.perf_counter(), time.process_time()
+        rep = analyze_nest(hand, nest, rules, seat=declarer, dealer=dealer, samples=args.samples,
+                           candidates=args.candidates, seed=spot_seed(args.seed, j, 1), threads=threads,
+                           margin=args.margin)
+        times.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        solves.append(rep.solves)
+        rec = rep.recommendation
+        heu = DEFAULT_POLICY.choose(hand | nest, rules)
+        # the best-measured option: the recommendation unless the margin kept the policy's choice
+        best_trump = rec.best_trump if rec.lead is not None else rec.trump
+        best_discard = rec.best_discard if rec.lead is not None else rec.discard
+        best_is_heu = best_trump == heu.trump and best_discard == heu.discard
+        picked = not (rec.trump == heu.trump and rec.discard == heu.discard)
+        differ += picked
+        differ_trump += rec.trump != heu.trump
+        record = {"spot": j, "hand": hand.rdn(), "nest": nest.rdn(),
+                  "advisor": {"trump": rec.trump, "discard": rec.discard.rdn(), "mean": rec.mean, "se": rec.se},
+                  "heuristic": {"trump": heu.trump, "discard": heu.discard.rdn()},
+                  "best": {"trump": best_trump, "discard": best_discard.rdn(), "lead": rec.lead,
+                           "lead_se": rec.lead_se},
+                  "heuristic_rank_by_figure": int(rep.options.sort_values("mean", ascending=False, kind="stable")
+                                                  ["policy"].to_numpy().argmax()) + 1,
+                  "seconds": times[-1], "cpu_seconds": cpus[-1], "solves": rep.solves}
+        if args.fresh:
+            sampler = nest_sampler(hand, nest, rules, declarer)
+            seed = spot_seed(args.seed, j, 2)
+            layouts = [sampler.deal(i, seed) for i in range(args.fresh)]
+            jobs = [take_nest(d, declarer, heu.discard) for d in layouts]
+            trumps = [heu.trump] * len(jobs)
+            if not best_is_heu:
+                jobs += [take_nest(d, declarer, best_discard) for d in layouts]
+                trumps += [best_trump] * len(layouts)
+            pts = solve_points(jobs, trumps, declarer, dealer, threads=threads).astype(float)
+            h = pts[:args.fresh]
+            b = pts[args.fresh:] if not best_is_heu else h
+            a = b if picked else h
+            gains.append(float((a - h).mean()))
+            adv_means.append(float(a.mean()))
+            heu_means.append(float(h.mean()))
+            leads.append((rec.lead, rec.lead_se, float((b - h).mean())))
+            record.update(fresh_advisor=adv_means[-1], fresh_heuristic=heu_means[-1], fresh_best=float(b.mean()),
+                          gain=gains[-1])
+        if out:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+        done = j + 1
+        if done % 10 == 0 or done == args.spots:
+            line = f"  {done:4d} spots, {time.perf_counter() - t_start:7.0f} s"
+            if gains:
+                line += f", gain so far {np.mean(gains):+.2f} +- {_se(gains):.2f}"
+            print(line, file=sys.stderr, flush=True)
+    if out:
+        out.close()
+
+    n = args.spots
+    print()
+    print(f"advisor time per spot: median {statistics.median(times):.2f} s, slowest {max(times):.2f} s wall; "
+          f"CPU median {statistics.median(cpus):.2f} s, slowest {max(cpus):.2f} s (all threads; on idle cores "
+          f"the wall time is about CPU / threads); solves per spot {statistics.median(solves):.0f}; "
+          f"target {TARGETS.get(rules.name, float('nan')):.0f} s with the default settings "
+          f"(samples {DEFAULT_SAMPLES}, candidates {DEFAULT_CANDIDATES})")
+    print(f"advisor differs from the heuristic on {differ}/{n} spots (trump on {differ_trump})")
+    if gains:
+        print(f"fresh layouts ({args.fresh} per spot): advisor {np.mean(adv_means):.2f} +- {_se(adv_means):.2f}, "
+              f"heuristic {np.mean(heu_means):.2f} +- {_se(heu_means):.2f} mean DD points")
+        print(f"gain (advisor - heuristic): {np.mean(gains):+.2f} +- {_se(gains):.2f} points per spot "
+              f"(se over {n} spots); spots better / worse / equal: "
+              f"{sum(g > 0 for g in gains)} / {sum(g < 0 for g in gains)} / {sum(g == 0 for g in gains)}")
+        # the best-measured option and its lead do not depend on the margin: every margin's gain from one run
+        print(f"gain by margin (switch from the heuristic's choice when lead >= margin x lead_se; this run: "
+              f"{args.margin:g}):")
+        for m in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0):
+            g = [fresh if lead is not None and lead >= m * (se if se == se else 0.0) else 0.0
+                 for lead, se, fresh in leads]
+            print(f"  margin {m:3.1f}: switches {sum(x is not None and x >= m * (y if y == y else 0.0) for x, y, _ in leads):3d}"
+                  f", gain {np.mean(g):+.2f} +- {_se(g):.2f}")
+    return 0
+
+
+def _se(x) -> float:
+    x = np.asarray(x, float)
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+
+
+if __name__ == "__main__":
+    sys.exit(main())

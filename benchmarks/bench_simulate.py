@@ -1,0 +1,150 @@
+"""Throughput, scaling and worker memory of ``rook-analyze simulate``.
+
+For each worker count K (default 1 and 2) this starts the same embedded Dask
+cluster that ``simulate`` starts (K single-threaded worker processes on
+127.0.0.1), loads the solver in every worker (outside the timing: a real
+run pays it once), then runs ``simulate`` on that cluster into a fresh
+folder and measures:
+
+- deals/s over the run (wall clock) and extrapolated deals a day;
+- deals per worker CPU-second (what a dedicated core would give: the
+  machines here are shared, so wall-clock rates undersell);
+- every worker's resident memory (RSS) at the start, at the end and at its
+  peak, sampled every second; the growth from start to end.
+
+The scaling figure is deals/s with 2 workers over deals/s with 1.
+
+Usage::
+
+    python benchmarks/bench_simulate.py --rules hasbro --deals 60 --chunk-size 5 --workers 1,2
+
+Quote medians and ratios, not single absolute times (DEVELOPERS.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import platform
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def _rss_and_cpu() -> tuple[int, float]:
+    import psutil
+
+    p = psutil.Process()
+    t = p.cpu_times()
+    return p.memory_info().rss, t.user + t.system
+
+
+def _warm(rules: str) -> bool:
+    from rook_analyze.analysis.simulate import warm_solver
+
+    warm_solver(rules)
+    return True
+
+
+def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, sample_s: float) -> dict:
+    from distributed import Client, LocalCluster
+
+    from rook_analyze.analysis.simulate import simulate, warm_solver
+
+    warm_solver(rules)  # compile once here so the workers load from the disk cache
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                           dashboard_address=":0", silence_logs=logging.ERROR)
+    client = Client(cluster)
+    samples: dict[str, list[tuple[float, int]]] = {}
+    stop = threading.Event()
+    try:
+        client.run(_warm, rules)
+        start = client.run(_rss_and_cpu)
+        t0 = time.perf_counter()
+
+        def sampler() -> None:
+            while not stop.wait(sample_s):
+                try:
+                    now = client.run(_rss_and_cpu)
+                except Exception:
+                    continue
+                for w, (rss, _) in now.items():
+                    samples.setdefault(w, []).append((time.perf_counter() - t0, rss))
+
+        thread = threading.Thread(target=sampler, daemon=True)
+        thread.start()
+        with tempfile.TemporaryDirectory(prefix="bench-simulate-") as tmp:
+            summary = simulate(rules, deals, Path(tmp) / "run", seed, client=client, chunk_size=chunk_size,
+                               progress=False)
+        wall = time.perf_counter() - t0
+        stop.set()
+        thread.join()
+        end = client.run(_rss_and_cpu)
+    finally:
+        stop.set()
+        client.close()
+        cluster.close()
+    cpu = sum(end[w][1] - start[w][1] for w in end if w in start)
+    mb = 1024 * 1024
+    per_worker = []
+    for w in sorted(start):
+        series = [r for _, r in samples.get(w, [])] or [start[w][0]]
+        per_worker.append({"start_mb": start[w][0] / mb, "end_mb": end.get(w, start[w])[0] / mb,
+                           "peak_mb": max(series + [start[w][0], end.get(w, start[w])[0]]) / mb})
+    rate = summary.deals_computed / wall
+    return {
+        "rules": rules, "workers": workers, "deals": deals, "chunk_size": chunk_size, "seconds": wall,
+        "deals_per_s": rate, "deals_per_day": rate * 86400,
+        "deals_per_cpu_s": summary.deals_computed / cpu if cpu > 0 else float("nan"),
+        "worker_memory": per_worker,
+        "max_worker_peak_mb": max(p["peak_mb"] for p in per_worker),
+        "max_worker_growth_mb": max(p["end_mb"] - p["start_mb"] for p in per_worker),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rules", default="hasbro")
+    ap.add_argument("--deals", type=int, default=60)
+    ap.add_argument("--chunk-size", type=int, default=5)
+    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--sample", type=float, default=1.0, help="seconds between memory samples")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = ap.parse_args(argv)
+    counts = [int(x) for x in args.workers.split(",") if x.strip()]
+    results = []
+    for k in counts:
+        print(f"running {args.rules}: {args.deals} deals on {k} worker(s)...", file=sys.stderr, flush=True)
+        results.append(run_once(args.rules, args.deals, args.chunk_size, k, args.seed, args.sample))
+    by_k = {r["workers"]: r for r in results}
+    scaling = by_k[2]["deals_per_s"] / by_k[1]["deals_per_s"] if 1 in by_k and 2 in by_k else None
+    if args.json:
+        print(json.dumps({"machine": _machine(), "results": results, "scaling_1_to_2": scaling}, indent=2))
+        return 0
+    print(f"machine: {_machine()}")
+    print("| workers | deals | seconds | deals/s | deals/day | deals per worker CPU-s | "
+          "worker RSS start / end / peak (MB) |")
+    print("|---|---|---|---|---|---|---|")
+    for r in results:
+        mem = "; ".join(f"{p['start_mb']:.0f} / {p['end_mb']:.0f} / {p['peak_mb']:.0f}" for p in r["worker_memory"])
+        print(f"| {r['workers']} | {r['deals']} | {r['seconds']:.1f} | {r['deals_per_s']:.3f} | "
+              f"{r['deals_per_day']:,.0f} | {r['deals_per_cpu_s']:.3f} | {mem} |")
+    if scaling is not None:
+        print(f"\nscaling 1 -> 2 workers: {scaling:.2f}x")
+    for r in results:
+        cpu_day = r["deals_per_cpu_s"] * 2 * 86400
+        print(f"{r['workers']} worker(s): at the measured deals per CPU-second, two dedicated cores give "
+              f"{cpu_day:,.0f} deals a day")
+    return 0
+
+
+def _machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {os.getloadavg()}"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,207 @@
+"""The Monte Carlo bid advisor (analysis.hand) and ``rook-analyze hand``."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, wilson
+from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
+from rook_analyze.analysis.sampling import DealSampler
+from rook_analyze.cli.main import main
+from rook_analyze.solver import COLORS, ConstraintError, Rules, RulesError, solve
+
+# A short game keeps the solver quick: hasbro's deck and rules, 5 cards a seat
+# (the 16 cards left over are out of play, unseen).
+SMALL = Rules.from_spec("hasbro,hand_size=5,min_bid=40,max_bid=120")
+SMALL_HAND = "B14 R12 Y9 G6 G8"
+
+# issue 4's hands: the Rook, seven cards of one color from the top and all the
+# counters the rest can hold; and no counters, no Rook, no length. (95 points
+# in counters is more than such a hand holds: 90 under full, 50 under hasbro.)
+STRONG = "Rook B14 B13 B12 B11 B10 B9 B8 R14"
+WEAK = "B8 B7 B6 R7 R6 Y7 G6"
+WEAK_RULES = "hasbro,hand_size=7"
+
+
+@pytest.fixture(scope="module")
+def small_report():
+    return analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=3)
+
+
+def test_report_shape(small_report):
+    rep = small_report
+    assert rep.samples == 40 and rep.seed == 3
+    assert list(rep.trumps["trump"]) == list(COLORS)
+    assert list(rep.bids["bid"]) == SMALL.bid_levels()
+    assert math.isclose(rep.trumps["best_share"].sum(), 1.0)
+    assert math.isclose(rep.trumps["policy_share"].sum(), 1.0)
+    assert (rep.trumps["cost"] >= 0).all()
+    assert rep.leader == "E"  # left of dealer N
+    doc = rep.to_dict()
+    for key in ("hand", "rules", "samples", "seed", "trumps", "bids", "recommendation"):
+        assert key in doc
+    assert set(doc["trumps"][0]) >= {"trump", "mean", "se", "best_share"}
+    assert set(doc["bids"][0]) >= {"bid", "p_make", "ev"}
+    assert doc["recommendation"]["trump"] in COLORS
+    json.dumps(doc)
+
+
+def test_p_make_never_rises_with_the_bid(small_report):
+    p = small_report.bids["p_make"].to_numpy()
+    assert np.all(np.diff(p) <= 0)
+    ev = small_report.bids["ev"].to_numpy()
+    assert np.all(np.diff(ev) <= 0)
+
+
+def test_figures_equal_direct_solver_calls(small_report):
+    rep = small_report
+    sampler = DealSampler(SMALL, "E", SMALL_HAND)
+    own = []
+    net_at = {b: [] for b in SMALL.bid_levels()}
+    for i, row in rep.detail.iterrows():
+        deal = sampler.deal(i, rep.seed)
+        assert deal.rdn() == row["deal"]
+        cards = deal.hands[1] | deal.nest
+        assert DEFAULT_POLICY.trump(cards, SMALL) == row["trump"]
+        for t in COLORS:
+            played = take_nest(deal, 1, DEFAULT_POLICY.discard(cards, t, SMALL))
+            r = solve(played, t, "E", dealer="N")
+            assert r.declarer_points == row[f"points_{t}"]
+            if t == row["trump"]:
+                assert r.defender_points == row["defender_points"]
+                own.append(r.declarer_points)
+                for b in net_at:
+                    net_at[b].append((r.declarer_points if r.declarer_points >= b else -b) - r.defender_points)
+    own = np.array(own)
+    for t in COLORS:
+        col = rep.detail[f"points_{t}"].to_numpy()
+        row = rep.trumps.set_index("trump").loc[t]
+        assert math.isclose(row["mean"], col.mean())
+        assert math.isclose(row["se"], col.std(ddof=1) / math.sqrt(len(col)))
+    for _, row in rep.bids.iterrows():
+        b = int(row["bid"])
+        assert math.isclose(row["p_make"], float(np.mean(own >= b)))
+        assert math.isclose(row["ev"], float(np.mean(net_at[b])))
+
+
+def test_reproducible_whatever_the_threads(small_report):
+    again = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=3, threads=1)
+    assert again.detail.equals(small_report.detail)
+    assert again.bids.equals(small_report.bids)
+    assert again.recommendation == small_report.recommendation
+    other = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=4, threads=2)
+    assert not other.detail["deal"].equals(small_report.detail["deal"])
+
+
+def test_precision_stops_early_on_the_same_samples():
+    full = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5)
+    early = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, precision=50.0)
+    assert early.samples == 100  # the first round already meets a loose precision
+    assert early.detail.equals(full.detail.iloc[:100])
+
+
+def test_decision_rule_and_wilson():
+    assert "P(make b) >= 0.5" in DECISION_RULE and "ev(b) >= 0" in DECISION_RULE
+    lo, hi = wilson(0.5, 100)
+    assert lo < 0.5 < hi and math.isclose(lo + hi, 1.0)
+    assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
+
+
+def test_no_bidding_or_no_samples_is_an_error():
+    with pytest.raises(RulesError, match="no bidding"):
+        analyze_hand("B14 B13 B12 B11 B10 B9 B8 B7 B6 B5 B4 B3 B2", "bridge", samples=1)
+    with pytest.raises(ConstraintError, match="samples=0"):
+        analyze_hand(SMALL_HAND, SMALL, samples=0)
+
+
+def test_strong_hand_bids_at_least_100_in_its_color():
+    # the Rook, seven black cards from the top and R14: 50 points in counters,
+    # the most such a 9-card hand can hold
+    rep = analyze_hand(STRONG, "hasbro", samples=8, seed=1)
+    assert rep.recommendation.trump == "B"
+    assert rep.recommendation.bid is not None and rep.recommendation.bid >= 100
+    assert rep.trumps.set_index("trump").loc["B", "policy_share"] == 1.0
+
+
+def test_weak_hand_passes():
+    # no counters, no Rook, no length; a 7-card game keeps the solves quick
+    rep = analyze_hand(WEAK, WEAK_RULES, samples=120, seed=1)
+    assert rep.recommendation.bid is None
+    first = rep.bids.iloc[0]
+    assert first["ev"] + 2 * first["ev_se"] < 0  # not a close call
+
+
+# ----------------------------------------------------------------------- CLI
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_cli_json_and_csv():
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "8", "--seed", "2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["samples"] == 8 and doc["seed"] == 2 and doc["rules"] == SMALL.spec()
+    assert [b["bid"] for b in doc["bids"]] == SMALL.bid_levels()
+    r2 = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "8", "--seed", "2", "--format", "csv",
+             "--workers", "1")
+    assert r2.exit_code == 0
+    lines = r2.stdout.splitlines()
+    assert lines[0].startswith("section,")
+    assert sum(line.startswith("bid,") for line in lines) == len(SMALL.bid_levels())
+    assert lines[-1].startswith("recommendation,")
+
+
+def test_cli_table_and_plot(tmp_path):
+    png, svg = tmp_path / "curve.png", tmp_path / "curve.svg"
+    r = run("hand", *SMALL_HAND.split(), "--rules", SMALL.spec(), "--samples", "6", "--seed", "1",
+            "--plot", str(png))
+    assert r.exit_code == 0, r.output
+    assert "recommendation:" in r.stdout and "rule:" in r.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "6", "--seed", "1", "--plot", str(svg),
+            "--format", "json")
+    assert r.exit_code == 0
+    assert b"<svg" in svg.read_bytes()[:400]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["Rook B14 B10 R12", "--rules", SMALL.spec()], "has 4 cards"),
+    (["Rook B14 B14 R12 G6", "--rules", SMALL.spec()], "duplicate card 'B14'"),
+    (["Rook B14 B10 R12 G1", "--rules", SMALL.spec()], "'G1' is not in this deck"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:B>=3", "-c", "E:B<2"], "contradictory constraints"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:rook=2"], "impossible constraint"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:hcp>2"], "--constraint"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "W:B14"], "already in the bidder's hand"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.pdf"], "must end in .png or .svg"),
+    ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
+    (["--rules", SMALL.spec()], "no HAND"),
+])
+def test_cli_bad_input_is_one_line_exit_2(args, message):
+    r = run("hand", *args, "--samples", "2")
+    assert r.exit_code == 2, r.output
+    err = r.stderr.strip()
+    assert len(err.splitlines()) == 1
+    assert message in err
+    assert "Traceback" not in r.output
+
+
+def test_defenders_solved_apart_when_the_game_is_not_zero_sum():
+    # most_tricks=4:20 over 5 tricks: a 3-2 split gives the bonus to nobody
+    rules = Rules.from_spec(SMALL.spec() + ",most_tricks=4:20")
+    rep = analyze_hand(SMALL_HAND, rules, samples=12, seed=8)
+    sampler = DealSampler(rules, "N", SMALL_HAND)
+    totals = []
+    for i, row in rep.detail.iterrows():
+        deal = sampler.deal(i, rep.seed)
+        cards = deal.hands[0] | deal.nest
+        played = take_nest(deal, 0, DEFAULT_POLICY.discard(cards, row["trump"], rules))
+        r = solve(played, row["trump"], "N")
+        assert (r.declarer_points, r.defender_points) == (row["points"], row["defender_points"])
+        totals.append(row["points"] + row["defender_points"] - played.total_points())
+    # the two sides' values do not add up to a constant: the bonus goes to one side or to nobody
+    assert set(totals) == {0, 20}

@@ -1,0 +1,287 @@
+"""The nest advisor (analysis.nest) and ``rook-analyze nest``."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.analysis.nest import (analyze_nest, canonical_discards, check_nest, equivalence_classes,
+                                        halving_schedule, nest_candidates, planned_solves, quick_scores)
+from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
+from rook_analyze.analysis.sampling import DealSampler
+from rook_analyze.cli.main import main
+from rook_analyze.solver import (ConstraintError, DealError, DuplicateCardError, Hand, InvalidCardError, RookError,
+                                 Rules, solve)
+
+# hasbro's deck and rules with 5 cards a seat keep every solve quick (16 cards out of play)
+SMALL = Rules.from_spec("hasbro,hand_size=5,min_bid=40,max_bid=120")
+HAND = "B14 R12 Y9 G6 G8"
+NEST = "Rook B10 Y5 R5 G14"
+SEED = 7
+
+
+@pytest.fixture(scope="module")
+def report():
+    return analyze_nest(HAND, NEST, SMALL, seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4,
+                        candidates=8)
+
+
+def _points(rep, rank):
+    return rep.detail.loc[rep.detail["option"] == rank, "points"].to_numpy()
+
+
+def test_report_shape(report):
+    rep = report
+    opts = rep.options
+    assert list(opts["rank"]) == list(range(1, len(opts) + 1))
+    assert len(opts) == 8 and len(rep.top_options()) == 4
+    assert rep.leader == "E" and rep.seat == "E"  # left of dealer N leads
+    # successive halving: 8 on 2 layouts, 4 on 4, the 2 finalists on 8
+    assert rep.schedule == ((8, 2), (4, 4), (2, 8))
+    assert sorted(opts["samples"], reverse=True) == [8, 8, 4, 4, 2, 2, 2, 2]
+    assert list(opts["samples"]) == sorted(opts["samples"], reverse=True)  # survivors rank first
+    assert rep.solves == planned_solves(rep.schedule) == len(rep.detail) == 8 * 2 + 4 * 2 + 2 * 4
+    assert opts["p_make"].between(0, 1).all()
+    assert (opts["se"] >= 0).all() and np.isfinite(opts["se"]).all()
+    assert opts.loc[0, "gap"] == 0 and math.isnan(opts.loc[0, "gap_se"])
+    assert np.isfinite(opts.loc[1:, "gap_se"]).all() and (opts.loc[1:, "gap_se"] >= 0).all()
+    # the finalists were ranked on their common layouts
+    assert opts.loc[1, "gap"] >= 0
+    assert opts["policy"].sum() == 1
+    doc = rep.to_dict()
+    json.dumps(doc)
+    assert len(doc["options"]) == 4
+    for opt in doc["options"]:
+        assert set(opt) >= {"trump", "discard", "mean", "se", "p_make", "samples", "gap_se"}
+        assert len(opt["discard"]) == SMALL.nest_size
+    rec = doc["recommendation"]
+    assert (rec["trump"], rec["discard"]) == (doc["options"][0]["trump"], doc["options"][0]["discard"])
+    assert rec["gap"] == doc["options"][1]["gap"] and rec["gap_se"] == doc["options"][1]["gap_se"]
+
+
+def test_figures_equal_direct_solver_calls(report):
+    """Every option is solved on the same layouts (sample i of the seed, the
+    nest known), with its discards as the nest."""
+    rep = report
+    sampler = DealSampler(SMALL, "E", Hand.from_rdn(HAND), known={"nest": Hand.from_rdn(NEST)})
+    assert [d.rdn() for d in rep.layouts] == [sampler.deal(i, SEED).rdn() for i in range(8)]
+    bid = rep.bid
+    best = None
+    for rank in (1, 2, len(rep.options)):  # both finalists and one dropped in the first round
+        row = rep.options.iloc[rank - 1]
+        discard = Hand.from_rdn(row["discard"])
+        pts = np.array([solve(take_nest(sampler.deal(i, SEED), 1, discard), row["trump"], "E",
+                              dealer="N").declarer_points for i in range(row["samples"])])
+        assert list(pts) == list(_points(rep, rank))
+        assert row["mean"] == pytest.approx(pts.mean())
+        assert row["se"] == pytest.approx(pts.std(ddof=1) / math.sqrt(len(pts)))
+        assert row["p_make"] == pytest.approx(np.mean(pts >= bid))
+        assert row["score"] == pytest.approx(np.mean(np.where(pts >= bid, pts, -bid)))
+        if best is None:
+            best = pts
+        else:
+            diff = best[:len(pts)] - pts
+            assert row["gap"] == pytest.approx(diff.mean())
+            assert row["gap_se"] == pytest.approx(diff.std(ddof=1) / math.sqrt(len(pts)))
+
+
+def test_reproducible_whatever_the_threads(report):
+    again = analyze_nest(HAND, NEST, SMALL, seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4,
+                         candidates=8, threads=1)
+    assert again.options.equals(report.options)
+    assert again.detail.equals(report.detail)
+
+
+def test_policy_choice_and_each_trump_are_candidates():
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    choice = DEFAULT_POLICY.choose(cards, SMALL)
+    cands = nest_candidates(HAND, NEST, SMALL, limit=9)
+    assert len(cands) == 9
+    assert sum(c.trump == choice.trump and c.discard == choice.discard for c in cands) == 1
+    assert any("choice" in c.sources for c in cands)
+    for trump in "BRYG":
+        policy = DEFAULT_POLICY.discard(cards, trump, SMALL)
+        assert any(c.trump == trump and c.discard == policy for c in cands)
+    for c in cands:
+        assert len(c.discard) == SMALL.nest_size and (c.discard | c.keep) == cards
+        assert not c.discard.has_bird()
+    # ranked by the quick estimate
+    assert [c.quick for c in cands] == sorted((c.quick for c in cands), reverse=True)
+    # even the smallest pool keeps the policy's choice
+    (only,) = nest_candidates(HAND, NEST, SMALL, limit=1)
+    assert (only.trump, only.discard) == (choice.trump, choice.discard)
+
+
+def test_quick_best_is_never_pruned():
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    cands = nest_candidates(HAND, NEST, SMALL)
+    for trump in "BRYG":
+        groups = equivalence_classes(cards, trump, SMALL)
+        side = [c for c in cards if c.color not in (None, trump)]
+        every = np.array([sum(c.bit for c in combo) for combo in itertools.combinations(side, 5)], np.uint64)
+        scores = quick_scores(cards, trump, SMALL, every)
+        top = canonical_discards(every[np.argmax(scores):np.argmax(scores) + 1], groups)[0]
+        mine = [canonical_discards(np.array([c.discard.mask], np.uint64), groups)[0]
+                for c in cands if c.trump == trump]
+        assert top in mine
+
+
+def test_equivalent_discards_play_alike():
+    """Burying one card of a run the others cannot split, or another, gives the
+    same double-dummy points: the reason equivalent discards are one option."""
+    hand, nest = "B14 B13 B12 R9 R8", "Y14 Y13 G7 G6 Rook"
+    cards = Hand.from_rdn(hand) | Hand.from_rdn(nest)
+    groups = equivalence_classes(cards, "B", SMALL)
+    named = [[Hand(1 << i).rdn() for i in g] for g in groups]
+    # B14 is worth 10, B13 and B12 nothing; no unseen card splits R9 R8, nor G7 G6
+    assert ["B12", "B13"] in named and ["R8", "R9"] in named and ["G6", "G7"] in named
+    assert ["B14"] in named and ["Rook"] in named
+    a, b = Hand.from_rdn("B13 R9 Y13 G7 G6"), Hand.from_rdn("B12 R8 Y13 G7 G6")
+    canon = canonical_discards(np.array([a.mask, b.mask], np.uint64), groups)
+    assert canon[0] == canon[1]
+    sampler = DealSampler(SMALL, "N", Hand.from_rdn(hand), known={"nest": Hand.from_rdn(nest)})
+    for i in range(4):
+        deal = sampler.deal(i, 1)
+        pa = solve(take_nest(deal, 0, a), "B", "N").declarer_points
+        pb = solve(take_nest(deal, 0, b), "B", "N").declarer_points
+        assert pa == pb
+
+
+def test_schedule():
+    assert halving_schedule(16, 32) == [(16, 4), (8, 8), (4, 16), (2, 32)]
+    assert planned_solves(halving_schedule(16, 32)) == 16 * 4 + 8 * 4 + 4 * 8 + 2 * 16
+    assert halving_schedule(12, 16) == [(12, 2), (6, 4), (3, 8), (2, 16)]
+    assert halving_schedule(2, 10) == [(2, 10)]
+    assert halving_schedule(1, 5) == [(1, 5)]
+    assert halving_schedule(16, 3) == [(16, 2), (8, 2), (4, 2), (2, 3)]  # never fewer than 2 layouts, nor more than 3
+    with pytest.raises(ConstraintError):
+        halving_schedule(0, 5)
+
+
+@pytest.mark.parametrize("hand, nest, error, words", [
+    ("B14 R12 Y9 G6", NEST, DealError, "has 4 cards"),
+    (HAND, "Rook B10 Y5 R5", DealError, "nest of 5"),
+    (HAND, "Rook B10 Y5 G8 G14", DuplicateCardError, "'G8' is in both"),
+    (HAND, "Rook B10 Y5 R5 G2", InvalidCardError, "G2"),
+    ("B14 R12 Y9 G6 G6", NEST, DuplicateCardError, "G6"),
+])
+def test_bad_input_is_a_rook_error(hand, nest, error, words):
+    with pytest.raises(error, match=words):
+        check_nest(hand, nest, SMALL)
+
+
+def test_bad_options_are_errors():
+    for kw in (dict(bid=33), dict(objective="p_make"), dict(objective="nonsense"), dict(samples=0),
+               dict(known=["nest:B5"])):
+        with pytest.raises(RookError):
+            analyze_nest(HAND, NEST, SMALL, seed=1, **kw)
+
+
+def test_objective_p_make_ranks_by_p_make():
+    rep = analyze_nest(HAND, NEST, SMALL, bid=95, samples=4, seed=3, candidates=4, objective="p_make")
+    finalists = rep.options[rep.options["samples"] == 4]
+    assert finalists["p_make"].iloc[0] >= finalists["p_make"].iloc[1]
+
+
+def test_without_a_nest_only_trump_is_chosen():
+    rules = Rules.from_spec("hasbro,hand_size=5,nest_size=0")
+    rep = analyze_nest(HAND, "", rules, samples=2, seed=1)
+    assert sorted(rep.options["trump"]) == ["B", "G", "R", "Y"]
+    assert (rep.options["discard"] == "").all()
+
+
+# ------------------------------------------------------------------- CLI
+def _cli(*args):
+    return CliRunner().invoke(main, ["nest", "--rules", SMALL.spec(), *args])
+
+
+def test_cli_json_csv_and_table():
+    args = ["--hand", HAND, "--nest", NEST, "--seat", "E", "--dealer", "N", "--bid", "60", "--samples", "8",
+            "--seed", str(SEED), "--candidates", "8", "--top", "4"]
+    res = _cli(*args, "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert len(doc["options"]) == 4
+    assert set(doc["recommendation"]) >= {"trump", "discard"}
+    assert set(doc["options"][0]) >= {"trump", "discard", "mean", "se", "p_make"}
+    lib = analyze_nest(HAND, NEST, SMALL, seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4, candidates=8)
+    assert doc == json.loads(json.dumps(lib.to_dict()))
+    res = _cli(*args, "--format", "csv")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.strip().splitlines()
+    assert lines[0].startswith("section,rank,trump,discard")
+    assert len(lines) == 1 + 4 + 1 and lines[-1].startswith("recommendation,")
+    res = _cli(*args)
+    assert res.exit_code == 0, res.output
+    assert "recommendation: trump " + doc["recommendation"]["trump"] in res.stdout
+
+
+@pytest.mark.parametrize("hand, nest, extra, words", [
+    ("B14 R12 Y9 G6", NEST, [], "has 4 cards"),
+    (HAND, "Rook B10 Y5 R5", [], "nest of 5"),
+    (HAND, "Rook B10 Y5 R5 G14 G13", [], "nest of 5"),
+    ("B14 R12 Y9 G6 G6", NEST, [], "duplicate card 'G6'"),
+    (HAND, "Rook B10 Y5 G8 G14", [], "'G8' is in both the hand and the nest"),
+    (HAND, "Rook B10 Y5 R5 G2", [], "G2"),
+    (HAND, NEST, ["--bid", "33"], "--bid 33"),
+    (HAND, NEST, ["--objective", "score"], "needs --bid"),
+    (HAND, NEST, ["--trump", "none"], "trump 'none'"),
+    (HAND, NEST, ["--margin", "-1"], "--margin"),
+])
+def test_cli_bad_input_is_one_line_exit_2(hand, nest, extra, words):
+    res = _cli("--hand", hand, "--nest", nest, "--samples", "2", *extra)
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0]
+    assert "Traceback" not in res.output
+
+
+def test_nest_to_declarer_buries_and_protects():
+    """Under nest_to=declarer (full's rule) buried counters are banked: the
+    pool holds the policy's burying discard and a protecting one, and the
+    points of a buried counter count for the declaring side on every layout."""
+    rules = Rules.from_spec("full,hand_size=5")
+    hand, nest = "B14 B13 R5 Y10 G2", "Rook B12 R3 Y4 G14"
+    cands = nest_candidates(hand, nest, rules)
+    sources = {s for c in cands for s in c.sources}
+    assert {"policy", "protect"} <= sources
+    rep = analyze_nest(hand, nest, rules, samples=4, seed=2, candidates=6)
+    sampler = DealSampler(rules, "N", Hand.from_rdn(hand), known={"nest": Hand.from_rdn(nest)})
+    row = rep.options.iloc[0]
+    discard = Hand.from_rdn(row["discard"])
+    for i in range(4):
+        played = take_nest(sampler.deal(i, 2), 0, discard)
+        assert _points(rep, 1)[i] == solve(played, row["trump"], "N").declarer_points
+        assert _points(rep, 1)[i] >= rules.points_of_mask(discard.mask)
+
+
+def test_the_policy_choice_is_the_yardstick(report):
+    """The policy's own choice reaches the last round; another option is
+    recommended only when it leads it by margin standard errors."""
+    row = report.options[report.options["policy"]].iloc[0]
+    assert row["samples"] == report.samples
+    assert report.recommendation.policy == bool(report.options.iloc[0]["policy"])
+    # a spot where another option measures better than the policy's choice
+    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0)
+    rec = free.recommendation
+    assert not rec.policy and not free.options.iloc[0]["policy"]
+    finalists = free.options[free.options["samples"] == 8]
+    assert free.options.iloc[0]["mean"] == finalists["mean"].max()
+    pol = free.options[free.options["policy"]].iloc[0]
+    diff = _points(free, 1) - _points(free, int(pol["rank"]))
+    assert rec.lead == pytest.approx(diff.mean()) and rec.lead > 0
+    assert rec.lead_se == pytest.approx(diff.std(ddof=1) / math.sqrt(len(diff)))
+    assert (rec.best_trump, rec.best_discard) == (rec.trump, rec.discard)
+    # the same measurements, a margin the lead does not reach: the policy's choice is kept and ranks first
+    kept = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=rec.lead / rec.lead_se + 0.01)
+    assert kept.recommendation.policy and kept.options.iloc[0]["policy"]
+    assert (kept.recommendation.best_trump, kept.recommendation.best_discard) == (rec.trump, rec.discard)
+    assert kept.options.iloc[1]["gap"] == pytest.approx(-rec.lead)  # the runner-up measured better
+    assert "the heuristic's choice, kept" in kept.recommendation.text()
+    assert kept.detail["points"].sum() == free.detail["points"].sum()  # the margin changes no solve

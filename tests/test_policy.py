@@ -1,0 +1,116 @@
+"""The declarer's nest policy: trump and discards from hand + nest alone."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rook_analyze.analysis.policy import DEFAULT_POLICY, HeuristicPolicy, take_nest
+from rook_analyze.solver import COLORS, Hand, IllegalActionError, Rules, random_deal
+from rook_analyze.solver.cards import mask_indices
+
+FULL = Rules.preset("full")
+HASBRO = Rules.preset("hasbro")
+P = DEFAULT_POLICY
+
+
+def cards(text: str) -> Hand:
+    return Hand.from_rdn(text)
+
+
+def test_trump_is_the_long_strong_color():
+    c = cards("Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14 G2 R3 Y4 Y5 G6")
+    assert P.trump(c, FULL) == "B"
+    # length beats a few honours
+    c = cards("Rook B14 B13 R9 R8 R7 R6 R5 R4 R3 R2 Y14 Y2 Y3 G14 G2 G3 G4")
+    assert P.trump(c, FULL) == "R"
+
+
+def test_trump_ties_go_to_the_longer_color_then_color_order():
+    # B and R mirror each other exactly: B wins by color order
+    c = cards("Rook B11 B9 B8 B7 B6 R11 R9 R8 R7 R6 Y2 Y3 Y4 G2 G3 G4 G7")
+    assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL)
+    assert P.trump(c, FULL) == "B"
+
+
+def test_discards_keep_trumps_birds_and_winners():
+    c = cards("Rook B14 B13 B12 B11 B10 B9 B8 R14 R13 Y14 Y10 G14 G2 R3 Y4 Y5 G6")
+    d = P.discard(c, "B", FULL)
+    assert len(d) == FULL.nest_size
+    assert not d.has_bird()
+    assert d.count("B") == 0
+    for winner in ("R14", "R13", "Y14", "G14"):
+        assert winner not in [x.rdn() for x in d]
+
+
+def test_declarer_nest_banks_losing_counters():
+    # nest_to=declarer: R10 and Y5 would likely be lost in play, so they are buried
+    c = cards("Rook B14 B13 B12 B11 B9 B8 B7 B6 R10 R2 Y5 Y3 G14 G13 G12 G11 G9")
+    d = P.discard(c, "B", FULL)
+    assert {"R10", "Y5"} <= {x.rdn() for x in d}
+    assert FULL.points_of_mask(d.mask) >= 15
+
+
+def test_last_trick_nest_keeps_counters_unless_voiding():
+    # hasbro: the nest goes to the last trick, so a counter is not buried for its own sake
+    c = cards("Rook B14 B13 B12 B11 B9 R10 R9 R8 R7 Y12 Y11 G13 G12")
+    d = P.discard(c, "B", HASBRO)
+    assert len(d) == 5
+    assert "R10" not in {x.rdn() for x in d} or d.count("R") == 4
+    # a short color is voided, counter and all
+    c = cards("Rook B14 B13 B12 B11 B9 B8 R10 Y9 Y8 Y7 G9 G8 G7")
+    d = P.discard(c, "B", HASBRO)
+    assert "R10" in {x.rdn() for x in d}
+
+
+def test_voids_the_shortest_side_color():
+    c = cards("Rook B14 B13 B12 B11 B10 B9 B8 B7 R13 R12 R11 R9 Y13 Y12 Y11 G2 G3")
+    d = P.discard(c, "B", FULL)
+    assert d.count("G") == 0 or c.count("G") == d.count("G")
+    assert d.count("G") == 2  # G3 G2: no winner, so voided
+
+
+def test_nest_size_knob_and_wrong_card_counts():
+    r6 = FULL.with_knobs(nest_size=6)
+    deal = random_deal(r6, 4)
+    c = deal.hands[0] | deal.nest
+    assert len(c) == r6.hand_size + 6
+    assert len(P.discard(c, P.trump(c, r6), r6)) == 6
+    with pytest.raises(IllegalActionError, match="hand \\+ nest"):
+        P.discard(deal.hands[0], "B", r6)
+
+
+def test_choose_and_take_nest():
+    deal = random_deal(FULL, 9)
+    c = deal.hands[2] | deal.nest
+    choice = P.choose(c, FULL)
+    assert choice.keep | choice.discard == c
+    played = take_nest(deal, 2, choice.discard)
+    assert played.hands[2] == choice.keep
+    assert played.nest == choice.discard
+    assert played.hands[0] == deal.hands[0]
+    played.check_complete()
+    with pytest.raises(IllegalActionError):
+        take_nest(deal, 2, deal.hands[0])
+
+
+@pytest.mark.parametrize("preset", ["full", "hasbro", "kentucky", "dixie40"])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_policy_invariants(preset, seed):
+    rules = Rules.preset(preset)
+    deal = random_deal(rules, seed)
+    c = deal.hands[0] | deal.nest
+    trump = P.trump(c, rules)
+    assert trump in COLORS
+    for t in COLORS:
+        d = P.discard(c, t, rules)
+        assert len(d) == rules.nest_size
+        assert d.mask & ~c.mask == 0
+        assert not d.has_bird()
+        side = sum(1 for i in mask_indices(c.mask) if i % 16 and "BRYG"[i // 16] != t)
+        if side >= rules.nest_size:
+            assert d.count(t) == 0
+        # deterministic
+        assert HeuristicPolicy().discard(c, t, rules) == d

@@ -1,0 +1,160 @@
+"""The report of a simulate dataset: the fitted hand count, bid-success
+tables, trump and seat statistics, the three output formats and the plot."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.analysis.report import build_report, fit_count, load_frame, plot_report
+from rook_analyze.analysis.simulate import make_plan, prepare_output, simulate_chunk, write_part
+from rook_analyze.cli.main import main
+
+RULES = "hasbro,hand_size=5"   # fast to solve; still a real auction from 70 to 120
+DEALS = 240
+CHUNK = 40
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """A small complete dataset, written chunk by chunk in this process (the Dask runs are in test_simulate)."""
+    out = tmp_path_factory.mktemp("report") / "run"
+    plan = make_plan(RULES, DEALS, seed=21, chunk_size=CHUNK)
+    prepare_output(out, plan, resume=False)
+    for i in range(plan.chunks):
+        write_part(out, i, simulate_chunk(plan, i))
+    return out
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="rook-analyze")
+
+
+def test_fit_count_recovers_a_known_count():
+    rng = np.random.default_rng(0)
+    n = 4000
+    frame = pd.DataFrame({
+        "deal_id": np.arange(n) // 4,
+        "counters": rng.integers(0, 60, n), "rook": rng.integers(0, 2, n), "longest": rng.integers(2, 7, n),
+        "tops": rng.integers(0, 4, n), "high": rng.integers(0, 5, n), "voids": rng.integers(0, 2, n),
+    })
+    frame["policy_points"] = (30 + 0.8 * frame["counters"] + 15 * frame["rook"] + 3 * frame["longest"]
+                              + rng.normal(0, 2, n))
+    count = fit_count(frame, "policy_points")
+    assert count.intercept == pytest.approx(30, abs=1)
+    assert count.weights["counters"] == pytest.approx(0.8, abs=0.05)
+    assert count.weights["rook"] == pytest.approx(15, abs=1)
+    assert count.weights["longest"] == pytest.approx(3, abs=0.2)
+    assert abs(count.weights["tops"]) <= 0.2 and abs(count.weights["voids"]) <= 0.5
+    assert count.r2 > 0.95 and 1.5 < count.rmse < 3.0
+    assert count.formula().startswith("points = 30 + 0.8 x counters + 15 x rook + 3")
+    # the formula is the count it scores
+    pred = count.predict(frame)
+    assert pred.iloc[0] == pytest.approx(count.intercept + sum(w * frame[f].iloc[0]
+                                                              for f, w in count.weights.items()))
+
+
+def test_report_tables_agree_with_the_data(dataset):
+    frame = load_frame(dataset)
+    rep = build_report(dataset)
+    assert rep.complete and rep.deals == DEALS and rep.rows == DEALS * 4
+    assert list(rep.bids) == list(range(70, 121, 5))
+    table = rep.bid_success
+    every = table[table["bucket"] == "all hands"].iloc[0]
+    for b in rep.bids:
+        assert every[f"make_{b}"] == pytest.approx((frame["policy_points"] >= b).mean())
+    buckets = table[table["bucket"] != "all hands"]
+    assert buckets["rows"].sum() == len(frame)
+    for _, row in buckets.iterrows():
+        rates = [row[f"make_{b}"] for b in rep.bids]
+        assert all(a >= b for a, b in zip(rates, rates[1:])), row["bucket"]
+    # stronger buckets make their bids more often, on the whole
+    assert buckets["mean_points"].iloc[-1] > buckets["mean_points"].iloc[0]
+    stats = dict(zip(rep.trump_choice["statistic"], rep.trump_choice["value"]))
+    assert stats["policy trump is a best trump"] == pytest.approx(
+        (frame["policy_points"] == frame["best_points"]).mean())
+    assert stats["mean cost of the policy trump"] == pytest.approx(
+        (frame["best_points"] - frame["policy_points"]).mean())
+    assert stats["mean cost of the policy trump"] >= 0
+    pos = rep.positions
+    assert list(pos["position"]) == [1, 2, 3, 4] and set(pos["rows"]) == {DEALS}
+    assert pos.set_index("position")["mean_points"][1] == pytest.approx(
+        frame.loc[frame["seat"] == "N", "policy_points"].mean())
+    assert rep.trump_length["rows"].sum() == len(frame)
+    assert rep.make_by_count["rows"].min() >= 20
+
+
+def test_best_target_is_an_upper_bound(dataset):
+    policy = build_report(dataset, target="policy").bid_success
+    best = build_report(dataset, target="best").bid_success
+    p = policy[policy["bucket"] == "all hands"].iloc[0]
+    b = best[best["bucket"] == "all hands"].iloc[0]
+    assert b["mean_points"] >= p["mean_points"]
+    assert all(b[f"make_{x}"] >= p[f"make_{x}"] for x in range(70, 121, 5))
+
+
+def test_cli_formats(dataset):
+    r = run_cli("report", str(dataset))
+    assert r.exit_code == 0, r.output
+    assert "points = " in r.stdout and "R-squared" in r.stdout and "Trump choice" in r.stdout
+    r = run_cli("report", str(dataset), "--format", "json")
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert set(doc) >= {"dataset", "bids", "count", "bid_success", "make_by_count", "trump_choice",
+                        "trump_length", "positions"}
+    assert doc["dataset"]["deals"] == DEALS and 0 <= doc["count"]["rmse"]
+    assert doc["count"]["formula"].startswith("points = ")
+    r = run_cli("report", str(dataset), "--format", "csv")
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert set(rows[0]) == {"section", "row", "column", "value"}
+    sections = {row["section"] for row in rows}
+    assert {"dataset", "count", "bid_success", "positions"} <= sections
+    make_100 = [row for row in rows if row["section"] == "bid_success" and row["row"] == "all hands"
+                and row["column"] == "make_100"]
+    assert float(make_100[0]["value"]) == pytest.approx(
+        [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]["make_100"])
+
+
+def test_plot_reads_without_explanation(dataset, tmp_path):
+    fig = plot_report(build_report(dataset))
+    axes = fig.get_axes()
+    assert len(axes) == 2
+    for ax in axes:
+        assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+        assert ax.get_legend() is not None and ax.get_legend().get_texts()
+    labels = [t.get_text() for t in axes[0].get_legend().get_texts()]
+    assert any("all hands" in s for s in labels) and any("count" in s for s in labels)
+    for name, magic in (("curves.png", b"\x89PNG"), ("curves.svg", b"<?xml")):
+        path = tmp_path / name
+        r = run_cli("report", str(dataset), "--plot", str(path), "--format", "json")
+        assert r.exit_code == 0, r.output
+        assert path.read_bytes().startswith(magic)
+        json.loads(r.stdout)  # the plot notice goes to standard error
+
+
+def test_incomplete_dataset_is_reported_as_such(tmp_path):
+    out = tmp_path / "run"
+    plan = make_plan(RULES, 80, seed=2, chunk_size=40)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 1, simulate_chunk(plan, 1))
+    rep = build_report(out)
+    assert not rep.complete and rep.deals == 40 and rep.deals_planned == 80
+    r = run_cli("report", str(out))
+    assert r.exit_code == 0 and "INCOMPLETE" in r.stdout
+
+
+def test_cli_bad_input(tmp_path, dataset):
+    r = run_cli("report", str(tmp_path / "missing"))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    (tmp_path / "empty").mkdir()
+    r = run_cli("report", str(tmp_path / "empty"))
+    assert r.exit_code == 2 and "simulate.json" in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / "x.txt"))
+    assert r.exit_code == 2 and "--plot" in r.stderr and r.stdout == ""

@@ -1,0 +1,167 @@
+"""The seeded dealer of analysis.sampling: constraints, known cards, reproducibility."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rook_analyze.analysis.sampling import Constraint, DealSampler, feature_value, parse_known
+from rook_analyze.solver import ConstraintError, DealError, DuplicateCardError, Hand, InvalidCardError, Rules
+
+FULL = Rules.preset("full")
+HASBRO = Rules.preset("hasbro")
+STRONG = "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14"
+HASBRO_HAND = "Rook B14 B13 R10 R5 Y12 Y7 G11 G6"
+
+
+def test_constraint_text_round_trip():
+    for text in ("E:B>=3", "W:counters<=10", "S:rook=0", "nest:R=0", "E:G>2", "W:Y<4"):
+        c = Constraint.parse(text)
+        assert c.text() == text
+        assert Constraint.parse(c.text()) == c
+    assert Constraint.parse(" e : b == 3 ") == Constraint("E", "B", "=", 3)
+    assert Constraint.parse("w:COUNTERS<=10").feature == "counters"
+
+
+@pytest.mark.parametrize("text", ["E:B", "E B>=3", "E:hcp>=3", "E:B=>3", "E:B>=x", ""])
+def test_constraint_parse_errors_quote_the_input(text):
+    with pytest.raises(ConstraintError) as e:
+        Constraint.parse(text)
+    assert str(e.value).startswith(f"constraint {text!r}: ")
+
+
+def test_feature_values():
+    h = Hand.from_rdn("Rook B14 B10 B5 R1 Y13")
+    assert feature_value("B", h, FULL) == 3
+    assert feature_value("G", h, FULL) == 0
+    assert feature_value("counters", h, FULL) == 20 + 10 + 10 + 5
+    assert feature_value("rook", h, FULL) == 1
+    assert Constraint.parse("N:B>=3").holds(h, FULL)
+    assert not Constraint.parse("N:B>3").holds(h, FULL)
+
+
+def test_deals_hold_the_hand_and_have_the_right_sizes():
+    s = DealSampler(FULL, "S", STRONG)
+    for i in range(20):
+        d = s.deal(i, seed=7)
+        d.check_complete()
+        assert d.hands[2] == Hand.from_rdn(STRONG)
+        assert d.in_play_mask == FULL.deck_mask
+
+
+def test_same_seed_and_index_same_deal_whatever_came_before():
+    s = DealSampler(HASBRO, "N", HASBRO_HAND, constraints=["E:B>=2"])
+    batch = s.deals(30, seed=11)
+    assert [s.deal(i, 11) for i in (29, 3, 17)] == [batch[29], batch[3], batch[17]]
+    assert s.deals(10, seed=11, start=20) == batch[20:30]
+    assert s.deals(5, seed=12) != batch[:5]
+    # a fresh sampler with the same inputs deals the same
+    assert DealSampler(HASBRO, "N", HASBRO_HAND, constraints=["E:B>=2"]).deals(30, seed=11) == batch
+
+
+def test_constraints_hold_in_every_deal():
+    cons = ["E:B>=3", "W:counters<=10", "S:rook=0", "nest:Y=0"]
+    s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5", constraints=cons)
+    for d in s.deals(50, seed=3):
+        assert d.hands[1].count("B") >= 3
+        assert HASBRO.points_of_mask(d.hands[3].mask) <= 10
+        assert not d.hands[2].has_bird()
+        assert d.nest.count("Y") == 0
+
+
+def test_unconstrained_deals_are_uniform():
+    # the nest's share of the Rook: 5 of the 32 unseen cards under hasbro (9 held)
+    s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5")
+    n = 3000
+    hits = sum(s.deal(i, 5).nest.has_bird() for i in range(n))
+    p = 5 / 32
+    assert abs(hits / n - p) < 4 * np.sqrt(p * (1 - p) / n)
+
+
+def test_constrained_counts_follow_the_conditional_hypergeometric():
+    from math import comb
+
+    # hasbro, N holds 2 black cards: 8 of the 32 unseen are black; E gets 9 of them
+    s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5", constraints=["E:B>=3"])
+    n = 1500
+    counts = np.bincount([s.deal(i, 9).hands[1].count("B") for i in range(n)], minlength=9)
+    assert counts[:3].sum() == 0
+    p = np.array([comb(8, k) * comb(24, 9 - k) for k in range(9)], dtype=float)
+    p[:3] = 0
+    p /= p.sum()
+    for k in (3, 4, 5):
+        assert abs(counts[k] / n - p[k]) < 4 * np.sqrt(p[k] * (1 - p[k]) / n)
+
+
+def test_rejection_matches_the_conditional_distribution():
+    # E:rook=1 -> the Rook is never in W's hand nor the nest, always in E's
+    s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5", constraints=["E:rook=1"])
+    assert all(d.hands[1].has_bird() for d in s.deals(40, 1))
+
+
+def test_known_cards_are_placed():
+    s = DealSampler(FULL, "N", STRONG, known=["E:B7 B6", "nest:G1"])
+    for d in s.deals(10, 2):
+        assert d.hands[1].mask & Hand.from_rdn("B7 B6").mask == Hand.from_rdn("B7 B6").mask
+        assert Hand.from_rdn("G1").mask & d.nest.mask
+    assert parse_known({"e": "b7"}, FULL) == {"E": Hand.from_rdn("B7")}
+
+
+@pytest.mark.parametrize("known, message", [
+    (["E:B14"], "already in the bidder's hand"),
+    (["E:B7", "W:B7"], "already in another place"),
+    (["X:B7"], "place 'X'"),
+    (["N:B7"], "bidder's own hand"),
+    (["E:B99"], "B99"),
+    (["nest:B1 B2 B3 B4 B5 B6"], "6 known cards for nest"),
+    (["E B7"], "PLACE:CARDS"),
+])
+def test_bad_known_cards(known, message):
+    with pytest.raises((ConstraintError, DuplicateCardError, InvalidCardError)) as e:
+        DealSampler(FULL, "N", STRONG, known=known)
+    assert message in str(e.value)
+
+
+@pytest.mark.parametrize("cons, message", [
+    (["E:B>=8"], "E can only hold 0 to 5 B cards"),        # only 5 black cards unseen besides B7 B6... all 7
+    (["E:rook=1"], "impossible constraint 'E:rook=1'"),    # the bidder holds the Rook
+    (["E:B>=4", "E:B<3"], "contradictory constraints 'E:B>=4' and 'E:B<3'"),
+    (["E:B>=4", "W:B>=4"], "together they need 8 B cards"),
+    (["N:B<3"], "the bidder's hand"),
+    (["E:counters>200"], "impossible constraint"),
+])
+def test_impossible_constraints_fail_up_front(cons, message):
+    with pytest.raises(ConstraintError) as e:
+        DealSampler(FULL, "N", STRONG, known=["W:B7 B6"] if "0 to 5" in message else None, constraints=cons)
+    assert message in str(e.value)
+
+
+def test_too_rare_constraints_stop_instead_of_hanging():
+    # each check is possible alone and no color's total is exceeded, but E cannot
+    # hold 7 black and 7 red cards in 13: only rejection finds out, and it must stop
+    s = DealSampler(FULL, "N", STRONG, constraints=["E:B=7", "E:R=7", "W:Y=0", "S:Y=0", "nest:Y=0"],
+                    max_tries=2000)
+    with pytest.raises(ConstraintError, match="no deal in"):
+        s.deal(0, 1)
+
+
+def test_bad_hands():
+    with pytest.raises(DealError, match="has 12 cards"):
+        DealSampler(FULL, "N", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10")
+    with pytest.raises(InvalidCardError):
+        DealSampler(HASBRO, "N", "Rook B14 B13 R10 R5 Y12 Y7 G11 G1")
+    with pytest.raises(DuplicateCardError):
+        DealSampler(HASBRO, "N", "Rook B14 B14 R10 R5 Y12 Y7 G11 G6")
+
+
+def test_sample_hands_file_holds_one_valid_hand_per_preset():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "data" / "sample_hands.txt"
+    presets = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            preset, cards = line.split(":", 1)
+            DealSampler(preset.strip(), "N", cards.strip())  # raises on a bad hand
+            presets.append(preset.strip())
+    assert presets == ["full", "hasbro", "kentucky", "dixie40"]

@@ -1,0 +1,273 @@
+"""Batch simulation: chunk contents and determinism, the output folder, and
+real Dask runs on loopback (an embedded LocalCluster, and a ``dask scheduler``
+with two ``dask worker`` processes started here) that lose a worker or are
+killed outright and still end with the dataset of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.analysis.features import hand_features
+from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,
+                                            finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
+                                            simulate, simulate_chunk, write_part)
+from rook_analyze.cli.main import main
+from rook_analyze.solver import Deal, Hand, Rules, solve
+
+TINY = "hasbro,hand_size=4"      # solves in microseconds: for the in-process checks
+CLUSTER_RULES = "hasbro,hand_size=7"  # a chunk of 3 deals takes about half a second: runs can be cut mid-way
+CLUSTER_DEALS = 24
+CLUSTER_CHUNK = 3
+CLUSTER_SEED = 11
+
+
+# ------------------------------------------------------------- one chunk
+def test_chunk_rows_are_the_policy_and_the_solver():
+    plan = make_plan(TINY, 6, seed=5, chunk_size=3)
+    rules = Rules.from_spec(TINY)
+    table = simulate_chunk(plan, 1)
+    assert table.schema.equals(dataset_schema(rules))
+    frame = table.to_pandas()
+    assert len(frame) == 3 * 4
+    assert list(frame["deal_id"]) == [d for d in (3, 4, 5) for _ in range(4)]
+    assert list(frame["seat"]) == ["N", "E", "S", "W"] * 3
+    deals = chunk_deals(plan, 1)
+    for _, row in frame.iterrows():
+        deal = deals[row["deal_id"] - 3]
+        seat = rules.check_seat(row["seat"])
+        assert row["hand"] == deal.hands[seat].rdn()
+        assert row["nest"] == deal.nest.rdn()
+        for name, value in hand_features(rules, deal.hands[seat]).items():
+            assert row[name] == value, name
+        both = deal.hands[seat] | deal.nest
+        for t in rules.trumps:
+            discard = Hand.from_rdn(row[f"discard_{t}"])
+            assert len(discard) == rules.nest_size and (discard - both).mask == 0
+            # the stored points are the solver's value of that position
+            hands = list(deal.hands)
+            hands[seat] = both - discard
+            pos = Deal(rules, tuple(hands), discard)
+            assert row[f"points_{t}"] == solve(pos, t, seat, dealer="W").declarer_points
+        pts = [row[f"points_{t}"] for t in rules.trumps]
+        assert row["best_points"] == max(pts)
+        assert row["policy_points"] == row[f"points_{row['policy_trump']}"]
+        assert row[f"points_{row['best_trump']}"] == max(pts)
+        # hasbro: W deals, N (left of the dealer) leads
+        assert row["leader"] == "N" and row["declarer_leads"] == (row["seat"] == "N")
+        assert row["side_leads"] == (row["seat"] in ("N", "S"))
+        assert row["position"] == {"N": 1, "E": 2, "S": 3, "W": 4}[row["seat"]]
+
+
+def test_a_chunk_depends_on_seed_and_index_alone():
+    a = make_plan(TINY, 50, seed=9, chunk_size=10)
+    b = make_plan(TINY, 20, seed=9, chunk_size=10)   # another run length, same chunk 1
+    assert simulate_chunk(a, 1).equals(simulate_chunk(b, 1))
+    assert [d.rdn() for d in chunk_deals(a, 1)] == [d.rdn() for d in chunk_deals(b, 1)]
+    assert [d.rdn() for d in chunk_deals(a, 1)] != [d.rdn() for d in chunk_deals(a, 2)]
+    c = make_plan(TINY, 50, seed=10, chunk_size=10)
+    assert [d.rdn() for d in chunk_deals(a, 1)] != [d.rdn() for d in chunk_deals(c, 1)]
+
+
+def test_plan_chunks_and_the_short_last_chunk():
+    plan = Plan(rules=TINY, seed=1, deals=23, chunk_size=10)
+    assert plan.chunks == 3
+    assert [plan.chunk_span(i) for i in range(3)] == [(0, 10), (10, 10), (20, 3)]
+    assert len(chunk_deals(plan, 2)) == 3
+    assert Plan.from_json(plan.to_json()) == plan
+    with pytest.raises(SimulationError, match="chunk 3"):
+        plan.chunk_span(3)
+    with pytest.raises(SimulationError, match="deals=0"):
+        Plan(rules=TINY, seed=1, deals=0)
+
+
+# ------------------------------------------------------------ the folder
+def test_output_folder_checks_and_resume_mismatch(tmp_path):
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 8, seed=3, chunk_size=4)
+    assert prepare_output(out, plan, resume=False) == set()
+    assert load_plan(out) == plan
+    write_part(out, 0, simulate_chunk(plan, 0))
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []   # no temporary file left
+    assert finished_chunks(out) == {0}
+    with pytest.raises(SimulationError, match="not empty.*--resume"):
+        prepare_output(out, plan, resume=False)
+    (out / ".part-000001.parquet.123.abcd.tmp").write_bytes(b"half a file")
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not (out / ".part-000001.parquet.123.abcd.tmp").exists()
+    for other, word in ((make_plan(TINY, 8, seed=4, chunk_size=4), "seed"),
+                        (make_plan(TINY, 9, seed=3, chunk_size=4), "deals"),
+                        (make_plan(TINY, 8, seed=3, chunk_size=2), "chunk_size"),
+                        (make_plan("hasbro", 8, seed=3, chunk_size=4), "rules")):
+        with pytest.raises(SimulationError, match=word):
+            prepare_output(out, other, resume=True)
+    frame = read_dataset(out)
+    assert len(frame) == 4 * 4 and frame["deal_id"].max() == 3
+    # a plain Parquet dataset: the metadata and temporary names are skipped by pyarrow
+    (out / ".part-000001.parquet.9.beef.tmp").write_bytes(b"half a file")
+    assert len(pd.read_parquet(out)) == len(frame)
+
+
+def test_simulate_with_nothing_left_to_do_starts_no_cluster(tmp_path):
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 4, seed=3, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    summary = simulate(TINY, 4, out, resume=True, chunk_size=4)   # the stored seed is found
+    assert summary.plan.seed == 3 and summary.chunks_computed == 0 and summary.chunks_done_before == 1
+
+
+def run_cli(*args: str):
+    return CliRunner().invoke(main, list(args), prog_name="rook-analyze")
+
+
+def test_cli_bad_input_is_one_line_exit_2(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "something").write_text("x")
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out))
+    assert r.exit_code == 2 and "not empty" in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "2",
+                "--scheduler", "tcp://127.0.0.1:1")
+    assert r.exit_code == 2 and "--workers" in r.stderr and r.stderr.count("\n") == 1
+    r = run_cli("simulate", "--rules", "nosuch", "--deals", "4", "--out", str(tmp_path / "y"))
+    assert r.exit_code == 2 and "nosuch" in r.stderr
+    assert not (tmp_path / "y").exists()
+
+
+# ---------------------------------------------------------- real clusters
+def _dask(*args: str, log: Path) -> subprocess.Popen:
+    """A ``dask`` command of this environment, in its own process group (killed as a whole)."""
+    return subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log.open("wb"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The uninterrupted run: an embedded LocalCluster with two worker processes."""
+    out = tmp_path_factory.mktemp("reference") / "run"
+    summary = simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, workers=2, chunk_size=CLUSTER_CHUNK,
+                       progress=False)
+    assert summary.workers == 2
+    assert summary.chunks_computed == CLUSTER_DEALS // CLUSTER_CHUNK
+    return read_dataset(out)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1."""
+    from distributed import Client
+
+    where = tmp_path_factory.mktemp("cluster")
+    sched_file = where / "scheduler.json"
+    procs = {}
+    try:
+        procs["scheduler"] = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", str(sched_file), log=where / "scheduler.log")
+        deadline = time.monotonic() + 60
+        while not sched_file.exists():
+            assert time.monotonic() < deadline, (where / "scheduler.log").read_text()
+            time.sleep(0.2)
+        time.sleep(0.2)  # the file is written whole, but give it a moment
+        for name in ("w1", "w2"):
+            procs[name] = _dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1",
+                                "--nthreads", "1", "--name", name, "--no-dashboard", "--death-timeout", "60",
+                                log=where / f"{name}.log")
+        address = json.loads(sched_file.read_text())["address"]
+        assert address.startswith("tcp://127.0.0.1:")
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=90)
+        yield address, procs
+    finally:
+        for proc in procs.values():
+            _kill_group(proc)
+
+
+def _same_dataset(out: Path, reference: pd.DataFrame) -> None:
+    frame = read_dataset(out)
+    assert frame["deal_id"].nunique() == CLUSTER_DEALS
+    assert not frame.duplicated(["deal_id", "seat"]).any()
+    assert sorted(finished_chunks(out)) == list(range(CLUSTER_DEALS // CLUSTER_CHUNK))
+    pd.testing.assert_frame_equal(frame, reference)
+
+
+def test_a_worker_killed_mid_run_loses_nothing(cluster, reference, tmp_path):
+    from distributed import Client
+
+    address, procs = cluster
+    out = tmp_path / "run"
+    seen = {}
+    with Client(address, timeout="30s") as spy:
+        names = {info["name"]: addr for addr, info in spy.scheduler_info(n_workers=-1)["workers"].items()}
+        victim = names["w1"]
+
+        def on_chunk(index: int, worker: str) -> None:
+            if seen:
+                return
+            # kill w1 while it is computing a chunk
+            busy = spy.processing()
+            seen["busy"] = list(busy.get(victim, ()))
+            seen["written"] = len(finished_chunks(out))
+            os.killpg(procs["w1"].pid, signal.SIGKILL)
+            procs["w1"].wait(timeout=30)
+
+        summary = simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, scheduler=address,
+                           chunk_size=CLUSTER_CHUNK, progress=False, on_chunk=on_chunk)
+    assert seen["busy"], "w1 had no chunk in hand when it was killed"
+    assert seen["written"] < CLUSTER_DEALS // CLUSTER_CHUNK
+    assert summary.chunks_computed == CLUSTER_DEALS // CLUSTER_CHUNK
+    assert summary.by_worker.get(victim, 0) < summary.chunks_computed  # the other worker finished the job
+    _same_dataset(out, reference)
+
+
+def test_a_run_killed_outright_and_resumed_equals_the_uninterrupted_run(cluster, reference, tmp_path):
+    address, _ = cluster
+    out = tmp_path / "run"
+    chunks = CLUSTER_DEALS // CLUSTER_CHUNK
+    base = [sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", CLUSTER_RULES,
+            "--deals", str(CLUSTER_DEALS), "--out", str(out), "--seed", str(CLUSTER_SEED),
+            "--chunk-size", str(CLUSTER_CHUNK)]
+    # the embedded cluster: the command, its nannies and worker processes share one process group
+    run = subprocess.Popen(base + ["--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not finished_chunks(out):
+            assert run.poll() is None, run.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk finished in 120 s"
+            time.sleep(0.05)
+    finally:
+        _kill_group(run)
+    done = finished_chunks(out)
+    assert 0 < len(done) < chunks, "the run was not cut mid-way"
+    # resume on the external cluster: only the missing chunks are computed
+    res = subprocess.run(base + ["--resume", "--scheduler", address, "--format", "json"], capture_output=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr.decode()
+    summary = json.loads(res.stdout)
+    assert summary["chunks_done_before"] == len(done)
+    assert summary["chunks_computed"] == chunks - len(done)
+    _same_dataset(out, reference)
+    # every part is a whole Parquet file
+    for i in range(chunks):
+        assert pq.ParquetFile(out / f"part-{i:06d}.parquet").metadata.num_rows == CLUSTER_CHUNK * 4
+    assert load_plan(out).deals == CLUSTER_DEALS and (out / META_FILE).exists()
