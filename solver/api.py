@@ -318,7 +318,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         units[i] = pos.unit
         nest[i] = pos.nest_points
     threads = default_threads() if threads is None else max(1, int(threads))
-    block = 8
+    block = 1  # one deal at a time: solve times are heavy-tailed, so coarse blocks leave a thread idle
     starts = list(range(0, m, block))
     lock = threading.Lock()
     next_block = [0]
