@@ -19,8 +19,10 @@ to ruff with). The pool is the union of
 - the best discards of each trump by the quick estimate, from the full
   enumeration, so nothing the estimate ranks high is pruned.
 
-Birds are never discarded, nor trumps unless the side colors run out. The
-pool is cut to ``candidates`` options by the quick estimate, always keeping
+Birds are never discarded, nor trumps unless the side colors run out.
+Discards that differ only in which of equivalent cards they bury (the same
+color and points, no unseen card ranking between them) play alike on every
+layout, so they are one option (``equivalence_classes``). The pool is cut to ``candidates`` options by the quick estimate, always keeping
 the policy's discards and each trump's top-ranked discard.
 
 Evaluation (``analyze_nest``). Monte Carlo over layouts of the unseen cards
@@ -53,15 +55,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from rook_analyze.solver import solve
-from rook_analyze.solver.api import default_threads
+from rook_analyze.solver import solve_batch
 from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RookError
@@ -627,34 +627,6 @@ def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
     return np.where(made, points, -bid).astype(float)  # score: points if made, else minus the bid
 
 
-def solve_points(deals: Sequence[Deal], trumps: Sequence[str], declarer: int, dealer: int,
-                 threads: int | None = None, progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """The declaring side's double-dummy points of each deal, one solve per
-    task over ``threads`` threads. Solve times vary a hundredfold between
-    deals, so each thread takes the next deal as it finishes one rather than
-    a fixed block of them; the points are exact, so they do not depend on
-    the threads."""
-    threads = default_threads() if threads is None else max(1, int(threads))
-    out = np.zeros(len(deals), np.int64)
-
-    def one(i: int) -> int:
-        return solve(deals[i], trumps[i], declarer, dealer=dealer).declarer_points
-
-    if threads == 1 or len(deals) <= 1:
-        for i in range(len(deals)):
-            out[i] = one(i)
-            if progress is not None:
-                progress(1)
-        return out
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        futures = {pool.submit(one, i): i for i in range(len(deals))}
-        for f in as_completed(futures):
-            out[futures[f]] = f.result()
-            if progress is not None:
-                progress(1)
-    return out
-
-
 def _se(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
 
@@ -746,7 +718,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                 trumps_.append(cands[c].trump)
                 owners.append(c)
         if jobs:
-            pts = solve_points(jobs, trumps_, declarer, dealer_i, threads=threads, progress=progress)
+            pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress)
             for c, p in zip(owners, pts):
                 points[c].append(int(p))
             solves += len(jobs)

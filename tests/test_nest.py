@@ -50,7 +50,8 @@ def test_report_shape(report):
     assert (opts["se"] >= 0).all() and np.isfinite(opts["se"]).all()
     assert opts.loc[0, "gap"] == 0 and math.isnan(opts.loc[0, "gap_se"])
     assert np.isfinite(opts.loc[1:, "gap_se"]).all() and (opts.loc[1:, "gap_se"] >= 0).all()
-    # the finalists were ranked on their common layouts
+    # here the policy's choice measures best: it leads the runner-up on their common layouts
+    assert rep.recommendation.policy and rep.recommendation.lead is None
     assert opts.loc[1, "gap"] >= 0
     assert opts["policy"].sum() == 1
     doc = rep.to_dict()
