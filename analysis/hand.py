@@ -49,7 +49,7 @@ from rook_analyze.solver.errors import ConstraintError, RulesError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .sampling import Constraint, DealSampler
+from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
                  "pass when no level qualifies")
@@ -304,11 +304,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int = "N", de
     sampler = DealSampler(rules, seat, hand, known=known, constraints=constraints)
     declarer = sampler.seat
     dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
-    seed = int(seed)
-    if seed < 0:
-        raise ConstraintError(f"seed={seed}: must be 0 or more")
+    seed = resolve_seed(seed)
 
     res = _Results()
     done = 0

@@ -68,7 +68,7 @@ from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCard
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .sampling import NEST, Constraint, DealSampler, check_hand
+from .sampling import NEST, Constraint, DealSampler, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
 DEFAULT_CANDIDATES = 12  # options that enter the first round
@@ -693,11 +693,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     sampler = nest_sampler(hand, nest, rules, seat, known, constraints)
     declarer = sampler.seat
     dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
-    seed = int(seed)
-    if seed < 0:
-        raise ConstraintError(f"seed={seed}: must be 0 or more")
+    seed = resolve_seed(seed)
 
     cands = nest_candidates(hand, nest, rules, limit=candidates, trumps=trumps, policy=policy)
     # the policy's own choice (absent only when --trump leaves its trump out) stays to the last round

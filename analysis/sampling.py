@@ -336,6 +336,16 @@ class DealSampler:
         return Deal(r, tuple(Hand(m) for m in masks[:r.seats]), Hand(masks[r.seats]))
 
 
+def resolve_seed(seed: int | None) -> int:
+    """The seed a report uses: the one given, or fresh entropy (then reported)."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
+    seed = int(seed)
+    if seed < 0:
+        raise ConstraintError(f"seed={seed}: must be 0 or more")
+    return seed
+
+
 def check_hand(hand: Hand, rules: Rules) -> None:
     """A dealt hand must hold exactly ``hand_size`` cards of the deck."""
     bad = hand.mask & ~rules.deck_mask
