@@ -160,7 +160,7 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     last_extra = rules.last_trick_bonus + (nest_pts if rules.nest_to == "last_trick" else 0)
     most_n, most_p = rules.most_tricks if rules.most_tricks is not None else (0, 0)
     P = np.array([n, int(rules.bird_play == "any_time"), rules.trick_points, last_extra, most_n, most_p,
-                  enc.trump_lane, kernel.EXACT_BELOW], np.int64)
+                  enc.trump_lane], np.int64)
     tricks_left = max(bin(h).count("1") for h in hands)
     total = rules.points_of_mask(deal.in_play_mask) + rules.trick_points * tricks_left
     if tricks_left:
@@ -301,7 +301,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         return (out, nodes) if return_nodes else out
     hands = np.zeros((m, 6), np.uint64)
     lead = np.zeros(m, np.int64)
-    P = np.zeros((m, 8), np.int64)
+    P = np.zeros((m, 7), np.int64)
     sides = np.zeros((m, 6), np.int64)
     values = np.zeros((m, 64), np.int64)
     birds = np.zeros(m, np.uint64)

@@ -11,10 +11,16 @@ more points from here?" by alpha-beta on a boolean (null-window) game, with an
 explicit stack instead of recursion (cache=True and recursion do not mix,
 numba issue 6061). The exact value is found by bisection over multiples of
 the point unit. At every trick boundary a transposition table keeps a lower
-and an upper bound on the points still to come, keyed on who holds every
-remaining card, the leader and (when most_tricks is live) the declaring
-side's tricks so far; the bounds are reused across probes and across solves
-of the same deal.
+and an upper bound on the points still to come, reused across probes and
+across solves of the same deal. Its key has an exact part (the leader, every
+hand's length in every color, the cards worth points in order with their
+owners, and, when most_tricks is live, the declaring side's tricks so far)
+and a partial part, after DDS's winning ranks: the search records which
+cards' ranks decided each bound (a trick won by beating a card of its own
+color, the top cards a quick bound cashed), and an entry then matches every
+position whose owners agree on those ranks and the ones above them, however
+the lower cards lie. tests/test_solver_table.py checks every stored bound
+against the reference on the positions it matches.
 
 Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
 any time), 2 trick_points, 3 points added to the last trick (last-trick bonus
@@ -33,7 +39,7 @@ LANE = np.uint64(0xFFFF)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 MAXMOVES = 32
 NO_MOVE = -1
-KEYW = 7  # table key words: lane counts, 3 owner masks, 3 value-class masks
+KEYW = 8  # exact key words: 2 of hand lengths, 3 owner and 3 worth masks of the cards worth points
 
 _ENTER = 0
 _NEXT = 1
@@ -197,7 +203,8 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
 @njit(**JIT)
 def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra):
     """Declaring side's points from the last trick (one card in each hand):
-    returns (points, 1 if the declaring side wins it)."""
+    returns (points, 1 if the declaring side wins it, relevant card: the
+    winner when it beat another card of its color, else none)."""
     led = lowest_bit(hands[leader])
     win = led
     winseat = leader
@@ -209,33 +216,111 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
         if beats(c, win, trump_lane):
             win = c
             winseat = s
+    rel = np.uint64(0)
+    for i in range(n):
+        c = lowest_bit(hands[(leader + i) % n])
+        if c != win and (c >> 4) == (win >> 4):
+            rel = _bit(win)
     if side[winseat] == 1:
-        return total + tp + last_extra, 1
-    return 0, 0
+        return total + tp + last_extra, 1, rel
+    return 0, 0, rel
 
 
 @njit(**JIT)
-def table_key(hands, n, live, class_bits, kp):
-    """Fill ``kp`` with the table key of a trick-boundary position: card
-    counts per color, then who holds each live card and what it is worth,
-    by rank relative to the live cards."""
-    cnts = np.uint64(0)
-    for lane in range(4):
-        cnts |= np.uint64(popcount((live >> np.uint64(16 * lane)) & LANE)) << np.uint64(8 * lane)
-    kp[0] = cnts
+def table_key(hands, n, live, class_bits, kp, own):
+    """Fill ``kp`` with the exact part of the table key of a trick-boundary
+    position and ``own`` with who holds each live card and what it is worth,
+    by rank relative to the live cards (3 bits of seat number, 3 bits of
+    value class); entries match ``own`` only on the ranks they found
+    relevant. The exact part: every hand's length in every color, and the
+    cards worth something (points or the bird) in rank order among
+    themselves, with their worth and owner; so the cards below the relevant
+    ranks may lie anywhere as long as each hand holds the same worth in
+    each color."""
+    c0 = np.uint64(0)
+    c1 = np.uint64(0)
+    for s in range(n):
+        for lane in range(4):
+            cnt = np.uint64(popcount((hands[s] >> np.uint64(16 * lane)) & LANE))
+            f = np.uint64((s % 3) * 20 + lane * 5)
+            if s < 3:
+                c0 |= cnt << f
+            else:
+                c1 |= cnt << f
+    kp[0] = c0
+    kp[1] = c1
+    valued = live & (class_bits[0] | class_bits[1] | class_bits[2])
+    for j in range(3):
+        if class_bits[j]:
+            kp[5 + j] = _compress_lanes(class_bits[j], valued)
+            own[3 + j] = _compress_lanes(class_bits[j], live)
+        else:
+            kp[5 + j] = 0
+            own[3 + j] = 0
     for j in range(3):
         o = np.uint64(0)
         for s in range(n):
             if (s >> j) & 1:
                 o |= hands[s]
-        kp[1 + j] = _compress_lanes(o, live) if o else np.uint64(0)
-        kp[4 + j] = _compress_lanes(class_bits[j], live) if class_bits[j] else np.uint64(0)
+        own[j] = _compress_lanes(o, live) if o else np.uint64(0)
+        kp[2 + j] = _compress_lanes(o, valued) if o and valued else np.uint64(0)
 
 
 @njit(**JIT)
-def table_find(kp, tag, gen, tt_key, tt_tag, ways):
-    """The slot holding this key (>= 0), or -1 - the slot to claim for it:
-    a stale entry, else the one with the fewest cards left."""
+def make_tag(gen, live, leader, dtr):
+    """Entry tag: generation, cards left (for replacement), leader, tricks won."""
+    return (np.int64(gen) << 24) | (np.int64(popcount(live)) << 16) | (np.int64(leader) << 8) | np.int64(dtr)
+
+
+@njit(**JIT)
+def relevant_closure(rr, live):
+    """Per color, the live cards at or above the lowest card of ``rr``: the
+    cards whose owners a bound depends on (DDS's winning ranks)."""
+    out = np.uint64(0)
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        m = (rr >> sh) & LANE
+        if m == 0:
+            continue
+        low = np.uint64(lowest_bit(m))
+        out |= (((live >> sh) & LANE) & (LANE << low) & LANE) << sh
+    return out
+
+
+@njit(**JIT)
+def relevant_threshold(relc, live):
+    """The inverse of closure-and-compress: for an entry's relevant mask
+    (compressed, the top k live cards of each color), the k-th highest live
+    card of each color, as a mask of absolute bits."""
+    out = np.uint64(0)
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        k = popcount((relc >> sh) & LANE)
+        if k == 0:
+            continue
+        m = (live >> sh) & LANE
+        c = 0
+        for _ in range(k):
+            c = highest_bit(m)
+            m &= ~(U1 << np.uint64(c))
+        out |= U1 << np.uint64(16 * lane + c)
+    return out
+
+
+@njit(**JIT)
+def _part_match(own, tt_part, e, r):
+    """Same owners and worth as entry ``e`` on its relevant ranks ``r``?"""
+    d = np.uint64(0)
+    for j in range(6):
+        d |= own[j] ^ tt_part[e, j]
+    return d & r == 0
+
+
+@njit(**JIT)
+def table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways):
+    """The slot of an entry for this position (>= 0): same exact key and
+    tag, same owners on the entry's relevant ranks. Else -1 - the slot to
+    claim for it: a stale entry, else the one with the fewest cards left."""
     h = _hash(kp, tag)
     base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
     for w in range(ways):
@@ -247,16 +332,16 @@ def table_find(kp, tag, gen, tt_key, tt_tag, ways):
                     same = False
                     break
             if same:
-                return e
+                r = tt_part[e, 6]
+                if _part_match(own, tt_part, e, r):
+                    return e
     best = base
     bestdepth = 1 << 30
     for w in range(ways):
         e = base + w
-        if (tt_tag[e] >> 16) != gen:
+        if (tt_tag[e] >> 24) != gen:
             return -1 - e
-        k0 = tt_key[e, 0]
-        d = np.int64((k0 & np.uint64(0xFF)) + ((k0 >> np.uint64(8)) & np.uint64(0xFF))
-                     + ((k0 >> np.uint64(16)) & np.uint64(0xFF)) + (k0 >> np.uint64(24)))
+        d = (tt_tag[e] >> 16) & 0xFF
         if d < bestdepth:
             bestdepth = d
             best = e
@@ -264,199 +349,155 @@ def table_find(kp, tag, gen, tt_key, tt_tag, ways):
 
 
 @njit(**JIT)
-def table_claim(slot, kp, tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move):
-    """Make ``slot`` (as table_find returned it) hold this key; returns the slot."""
-    if slot >= 0:
-        return slot
-    e = -1 - slot
-    for j in range(KEYW):
-        tt_key[e, j] = kp[j]
-    tt_tag[e] = tag
-    tt_lo[e] = 0
-    tt_hi[e] = 32767
-    tt_move[e] = -1
-    return e
+def table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
+    """Like table_find, but only an entry whose relevant ranks hold ``relc``."""
+    h = _hash(kp, tag)
+    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
+    for w in range(ways):
+        e = base + w
+        r = tt_part[e, 6]
+        if tt_tag[e] == tag and (r | relc) == r:
+            same = True
+            for j in range(KEYW):
+                if tt_key[e, j] != kp[j]:
+                    same = False
+                    break
+            if same and _part_match(own, tt_part, e, r):
+                return e
+    best = base
+    bestdepth = 1 << 30
+    for w in range(ways):
+        e = base + w
+        if (tt_tag[e] >> 24) != gen:
+            return -1 - e
+        d = (tt_tag[e] >> 16) & 0xFF
+        if d < bestdepth:
+            bestdepth = d
+            best = e
+    return -1 - best
 
 
 @njit(**JIT)
-def exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra,
-                  most_n, most_p, dtr0, mv, W, K, class_bits, gen, tt_key, tt_tag, tt_lo, tt_hi, tt_move,
-                  ways, stats):
-    """Exact points the declaring side takes from a trick boundary: plain
-    alpha-beta over points with an explicit stack, for small endings whose
-    exact value is worth keeping (one table entry then answers every probe).
-    ``mv``, ``W`` and ``K`` are preallocated scratch. Every trick boundary
-    below the root is searched with a full window, so its value is exact and
-    goes to the table, where later visits (and probes) find it."""
-    nm = W[0]
-    mi = W[1]
-    al = W[2]
-    be = W[3]
-    best = W[4]
-    isor = W[5]
-    gain = W[6]
-    u_tlen = W[7]
-    u_leader = W[8]
-    u_dtr = W[9]
-    u_win = W[10]
-    u_tval = W[11]
-    tc = W[12]
-    scratch = W[13]
-    nohist = W[14]
-    bd = W[15]
-    gen_tag = np.int64(gen) << 16
-    nodes = 0
-    live_all = np.uint64(0)
-    for s in range(n):
-        live_all |= hands[s]
-    tlen = 0
-    winpos = 0
-    trickval = 0
-    dtr = dtr0
-    p = 0
-    al[0] = -1
-    be[0] = 1 << 40
-    val = 0
-    state = _ENTER
-    while True:
-        if state == _ENTER:
-            bd[p] = 0
-            if tlen == 0:
-                left = popcount(hands[leader])
-                if left <= 1:
-                    got = 0
-                    won = 0
-                    if left == 1:
-                        got, won = last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra)
-                    if most_n > 0 and dtr + won >= most_n:
-                        got += most_p
-                    val = got
-                    state = _RETURN
-                    continue
-                if p > 0:
-                    kp = K[p]
-                    table_key(hands, n, live_all, class_bits, kp)
-                    tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
-                    slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
-                    if slot >= 0 and tt_lo[slot] == tt_hi[slot]:
-                        val = tt_lo[slot]
-                        state = _RETURN
-                        continue
-                    # full window here, so the value found is exact
-                    al[p] = -1
-                    be[p] = 1 << 40
-                    bd[p] = 1
-            seat = (leader + tlen) % n
-            if tlen == 0:
-                led = -1
-                win_card = -1
-                pw = False
-            else:
-                led = tc[p - tlen]
-                win_card = tc[p - tlen + winpos]
-                pw = side[(leader + winpos) % n] == side[seat]
-            live = live_all
-            for i in range(tlen):
-                live |= _bit(tc[p - tlen + i])
-            nm[p] = gen_moves(mv[p], scratch, hands[seat], live, led, any_time, bird_mask, values, tlen, n,
-                              win_card, pw, trump_lane, NO_MOVE, nohist)
-            mi[p] = 0
-            isor[p] = 1 if side[seat] == 1 else 0
-            best[p] = -1 if isor[p] else (1 << 40)
-            nodes += 1
-            state = _NEXT
-        elif state == _NEXT:
-            if mi[p] < nm[p]:
-                c = mv[p, mi[p]]
-                mi[p] += 1
-                u_tlen[p] = tlen
-                u_leader[p] = leader
-                u_dtr[p] = dtr
-                u_win[p] = winpos
-                u_tval[p] = trickval
-                seat = (leader + tlen) % n
-                b = _bit(c)
-                hands[seat] ^= b
-                live_all ^= b
-                tc[p] = c
-                if tlen == 0:
-                    winpos = 0
-                elif beats(c, tc[p - tlen + winpos], trump_lane):
-                    winpos = tlen
-                tlen += 1
-                trickval += values[c]
-                g = 0
-                if tlen == n:
-                    wseat = (leader + winpos) % n
-                    if side[wseat] == 1:
-                        g = trickval + tp
-                        if hands[seat] == 0:
-                            g += last_extra
-                        dtr += 1
-                    leader = wseat
-                    tlen = 0
-                    trickval = 0
-                gain[p] = g
-                a = al[p]
-                bb = be[p]
-                if isor[p]:
-                    if best[p] > a:
-                        a = best[p]
-                elif best[p] < bb:
-                    bb = best[p]
-                al[p + 1] = a - g
-                be[p + 1] = bb - g
-                p += 1
-                state = _ENTER
-            else:
-                val = best[p]
-                state = _RETURN
+def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
+    """Among the entries for this position, one whose bounds decide ``need``
+    (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
+    h = _hash(kp, tag)
+    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
+    hint = NO_MOVE
+    for w in range(ways):
+        e = base + w
+        if tt_tag[e] == tag:
+            same = True
+            for j in range(KEYW):
+                if tt_key[e, j] != kp[j]:
+                    same = False
+                    break
+            if same:
+                r = tt_part[e, 6]
+                if _part_match(own, tt_part, e, r):
+                    if tt_lo[e] >= need or tt_hi[e] < need:
+                        return e, hint
+                    if hint == NO_MOVE:
+                        hint = tt_move[e]
+    return -1, hint
+
+
+@njit(**JIT)
+def table_store(kp, own, relc, tag, gen, lo, hi, move, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
+    """Record ``lo <= points still to come <= hi`` for this position, valid
+    wherever the owners of the relevant ranks ``relc`` (compressed) match.
+    An entry that already matches is tightened; its relevant ranks become the
+    union (both bounds then hold wherever the entry matches)."""
+    slot = table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways)
+    if slot >= 0 and (tt_part[slot, 6] | relc) != tt_part[slot, 6] and (tt_lo[slot] > 0 or tt_hi[slot] < 32767):
+        # the new bound needs more ranks than the entry holds: keep it in an
+        # entry of its own (one that needs no more ranks, or a new one), so
+        # the old entry keeps matching as widely as before
+        slot = table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways)
+    if slot >= 0:
+        if lo > tt_lo[slot] or hi < tt_hi[slot]:
+            r = tt_part[slot, 6] | relc
+            tt_part[slot, 6] = r
+            for j in range(6):
+                tt_part[slot, j] = own[j] & r
+            if lo > tt_lo[slot]:
+                tt_lo[slot] = lo if lo < 32767 else 32767
+            if hi < tt_hi[slot]:
+                tt_hi[slot] = hi if hi > 0 else 0
+    else:
+        slot = -1 - slot
+        for j in range(KEYW):
+            tt_key[slot, j] = kp[j]
+        tt_tag[slot] = tag
+        for j in range(6):
+            tt_part[slot, j] = own[j] & relc
+        tt_part[slot, 6] = relc
+        tt_lo[slot] = min(max(lo, 0), 32767)
+        tt_hi[slot] = min(max(hi, 0), 32767)
+        tt_move[slot] = -1
+    if move != NO_MOVE:
+        tt_move[slot] = move
+    return slot
+
+
+@njit(**JIT)
+def log_store(log, hands, n, leader, dtr, f, res, relevant):
+    """Test hook: record a table store in ``log`` (an int64 array longer than
+    1000: the count at 999, then 12 words a store), so tests can check each
+    stored bound, and that it holds wherever the entry matches."""
+    k = log[999]
+    b = 1000 + 12 * k
+    if b + 12 > log.shape[0]:
+        return
+    for s in range(6):
+        log[b + s] = np.int64(hands[s]) if s < n else 0
+    log[b + 6] = leader
+    log[b + 7] = dtr
+    log[b + 8] = f
+    log[b + 9] = 1 if res else 0
+    log[b + 10] = np.int64(relevant)
+    log[999] = k + 1
+
+
+@njit(**JIT)
+def class_bottom(c, hand, live, led, any_time, bird_mask, values):
+    """The lowest of the cards ``gen_moves`` let ``c`` stand for: the run of
+    legal cards of ``hand`` just below it among the live cards, of the same
+    points."""
+    legal = legal_mask(hand, led, any_time, bird_mask)
+    low = c
+    while low & 15:
+        below = live & lane_mask(c) & ((U1 << np.uint64(low)) - U1)
+        if below == 0:
+            break
+        nxt = highest_bit(below)
+        if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[low]:
+            low = nxt
         else:
-            if bd[p]:
-                tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
-                # find again: deeper stores may have taken the slot
-                e = table_find(K[p], tag, gen, tt_key, tt_tag, ways)
-                e = table_claim(e, K[p], tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move)
-                tt_lo[e] = val
-                tt_hi[e] = val
-            if p == 0:
-                break
-            p -= 1
-            c = mv[p, mi[p] - 1]
-            tlen = u_tlen[p]
-            leader = u_leader[p]
-            dtr = u_dtr[p]
-            winpos = u_win[p]
-            trickval = u_tval[p]
-            seat = (leader + tlen) % n
-            b = _bit(c)
-            hands[seat] |= b
-            live_all |= b
-            cand = gain[p] + val
-            if isor[p]:
-                if cand > best[p]:
-                    best[p] = cand
-                if best[p] >= be[p]:
-                    val = best[p]
-                    state = _RETURN
-                    continue
-            else:
-                if cand < best[p]:
-                    best[p] = cand
-                if best[p] <= al[p]:
-                    val = best[p]
-                    state = _RETURN
-                    continue
-            state = _NEXT
-    stats[0] += nodes
-    return val
+            break
+    return low
+
+
+@njit(**JIT)
+def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
+    """The card ``c`` completed the trick ``cards[start:start + n]`` (winning
+    so far: position ``winpos``): its winner if that beat another card of its
+    color (then its rank mattered), else no card."""
+    w = cards[start + winpos]
+    if beats(c, w, trump_lane):
+        w = c
+    for i in range(n):
+        x = cards[start + i]
+        if x != w and (x >> 4) == (w >> 4):
+            return _bit(w)
+    return np.uint64(0)
 
 
 @njit(**JIT)
 def tt_new(bits):
     size = 1 << bits
     return (np.zeros((size, KEYW), np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int16),
-            np.zeros(size, np.int16), np.full(size, -1, np.int8))
+            np.zeros(size, np.int16), np.full(size, -1, np.int8), np.zeros((size, 7), np.uint64))
 
 
 @njit(**JIT)
@@ -474,10 +515,11 @@ def _hash(key, tag):
 @njit(**JIT)
 def top_trump_points(hands, n, side, values, trump_lane, tp):
     """Points the holders of the top trumps keep for certain, as
-    (declaring side, defenders): the run of highest live trumps held by one
-    side wins whatever trick each of them falls in."""
+    (declaring side, defenders, relevant card): the run of highest live
+    trumps held by one side wins whatever trick each of them falls in; the
+    bound depends on who holds the trump that ends the run."""
     if trump_lane < 0:
-        return 0, 0
+        return 0, 0, np.uint64(0)
     sh = np.uint64(16 * trump_lane)
     live = np.uint64(0)
     decl = np.uint64(0)
@@ -487,25 +529,28 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
         if side[s] == 1:
             decl |= t
     if live == 0:
-        return 0, 0
+        return 0, 0, np.uint64(0)
     top = highest_bit(live)
     owner = (decl >> np.uint64(top)) & U1
     got = 0
+    rel = np.uint64(0)
     m = live
     while m:
         c = highest_bit(m)
         if ((decl >> np.uint64(c)) & U1) != owner:
+            rel = U1 << np.uint64(16 * trump_lane + c)
             break
         got += values[16 * trump_lane + c]
         m &= ~(U1 << np.uint64(c))
     got += tp
     if owner == 1:
-        return got, 0
-    return 0, got
+        return got, 0, rel
+    return 0, got, rel
 
 
 @njit(**JIT)
-def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals):
+def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals,
+                keep_discarded=False):
     """Points the side on lead takes for certain by cashing the leader's top
     cards: side colors first (while every opponent must follow), then top
     trumps. Counts the cashed cards, trick points, and the cards the other
@@ -526,9 +571,11 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
         live |= hands[s]
     got = 0
     k = 0
+    rel = np.uint64(0)
     # a seat that ran out of a cashed color discards from others: from then
     # on its holdings are unknown and it adds nothing more to the bound
-    discarded[:] = False
+    if not keep_discarded:
+        discarded[:] = False
     for step in range(4):
         # side colors first, trump last
         lane = step
@@ -564,6 +611,8 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
                         tops = ln
             if tops == 0:
                 continue
+        if others:
+            rel |= U1 << np.uint64(16 * lane + highest_bit(others))
         m = mine
         for _ in range(tops):
             c = highest_bit(m)
@@ -598,7 +647,97 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
                 for i in range(tops):
                     got += vals[i]
         k += tops
-    return got + tp * k
+    return got + tp * k, rel
+
+
+@njit(**JIT)
+def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2):
+    """Points the side on lead takes for certain by leading a low card to a
+    partner's top card in a color (the entry), then cashing the partner's
+    top cards as ``sure_points`` does. Returns (points, relevant cards) of
+    the best such line, (0, 0) when there is none. ``h2`` is scratch (one
+    word per seat)."""
+    me = side[leader]
+    opp_trump = False
+    opp_bird = False
+    for s in range(n):
+        if side[s] != me:
+            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
+                opp_trump = True
+            if hands[s] & bird_mask:
+                opp_bird = True
+    if any_time and opp_bird:
+        return 0, np.uint64(0)
+    best = 0
+    best_rel = np.uint64(0)
+    for q in range(n):
+        if q == leader or side[q] != me:
+            continue
+        for lane in range(4):
+            sh = np.uint64(16 * lane)
+            mine = (hands[leader] >> sh) & LANE
+            part = (hands[q] >> sh) & LANE
+            if mine == 0 or part == 0:
+                continue
+            opp = np.uint64(0)
+            void_opp = False
+            for s in range(n):
+                if side[s] != me:
+                    t = (hands[s] >> sh) & LANE
+                    opp |= t
+                    if t == 0:
+                        void_opp = True
+            top = highest_bit(part)
+            if opp != 0 and highest_bit(opp) > top:
+                continue
+            low = lowest_bit(mine)
+            if low > top:
+                continue
+            # every other seat of the side must be able to play under it
+            under = True
+            for s in range(n):
+                if s != leader and s != q and side[s] == me:
+                    t = (hands[s] >> sh) & LANE
+                    if t != 0 and lowest_bit(t) > top:
+                        under = False
+            if not under:
+                continue
+            # an opponent out of this color could ruff it
+            if void_opp and opp_trump and lane != trump_lane:
+                continue
+            # the entry trick: the leader's low card, the partner's top; every
+            # other seat follows with the cheapest it may, or discards
+            # (then what it keeps is unknown: it adds nothing more)
+            got = values[16 * lane + low] + values[16 * lane + top] + tp
+            for s in range(n):
+                h2[s] = hands[s]
+                discarded[s] = False
+            h2[leader] &= ~(U1 << np.uint64(16 * lane + low))
+            h2[q] &= ~(U1 << np.uint64(16 * lane + top))
+            for s in range(n):
+                if s == leader or s == q:
+                    continue
+                t = (hands[s] >> sh) & LANE
+                if t == 0:
+                    discarded[s] = True
+                    continue
+                cheapest = 1 << 30
+                m = t
+                while m:
+                    c = lowest_bit(m)
+                    if values[16 * lane + c] < cheapest:
+                        cheapest = values[16 * lane + c]
+                    m &= m - U1
+                got += cheapest
+                # keep its higher cards: the worst case for the partner's tops
+                h2[s] &= ~(U1 << np.uint64(16 * lane + lowest_bit(t)))
+            more, rel = sure_points(h2, q, n, side, values, trump_lane, any_time, bird_mask, tp, discarded,
+                                    vals, True)
+            got += more
+            if got > best:
+                best = got
+                best_rel = rel | (U1 << np.uint64(16 * lane + (highest_bit(opp) if opp != 0 else top)))
+    return best, best_rel
 
 
 @njit(**JIT)
@@ -630,7 +769,7 @@ def value_classes(values, bird_mask):
 
 @njit(**JIT)
 def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
-          tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
+          tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats):
     """Can the declaring side take at least ``target`` points from here?
 
     Returns a bound on the points it takes: at least ``target`` (and then a
@@ -647,8 +786,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     most_n = P[4]
     most_p = P[5]
     trump_lane = P[6]
-    gen_tag = np.int64(gen) << 16
-    exact_below = P[7]
 
     total = 0
     for s in range(n):
@@ -669,16 +806,16 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     u_win = np.zeros(maxp, np.int64)
     u_tval = np.zeros(maxp, np.int64)
     key = np.zeros((maxp, KEYW), np.uint64)
+    own = np.zeros((maxp, 6), np.uint64)
+    rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
     class_bits = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)
     best = np.zeros(maxp, np.int64)
     sp_disc = np.zeros(6, np.bool_)
     sp_vals = np.empty(16, np.int64)
+    sp_h2 = np.empty(6, np.uint64)
     scratch = np.empty(MAXMOVES, np.int64)
     history = np.zeros((n, 64), np.int64)
-    mv_e = np.empty((64, MAXMOVES), np.int64)
-    w_e = np.zeros((17, 64), np.int64)
-    k_e = np.zeros((64, KEYW), np.uint64)
     # every card played, the root's trick first: the trick in progress at
     # ply p is hist[tlen0 + p - tlen : tlen0 + p]
     hist = np.empty(tlen0 + maxp, np.int64)
@@ -701,6 +838,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     dtr = dtr0
     p = 0
     rv = 0
+    rr = np.uint64(0)  # the cards whose owners the bound ``rv`` depends on
     state = _ENTER
     nodes = 0
     while True:
@@ -708,7 +846,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             nodes += 1
             bd[p] = False
             bm[p] = NO_MOVE
+            rel[p] = 0
             hint = NO_MOVE
+            rr = np.uint64(0)
             if tlen == 0:
                 need = target - pts
                 if need <= 0:
@@ -729,7 +869,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     state = _RETURN
                     continue
                 if cnt == 1:
-                    got, won = last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra)
+                    got, won, rr = last_trick_points(hands, leader, n, side, values, trump_lane, tp,
+                                                     last_extra)
                     if most_n > 0 and dtr + won >= most_n:
                         got += most_p
                     rv = pts + got
@@ -737,56 +878,53 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     continue
                 # quick bounds: top trumps keep their points; the side on lead
                 # can cash its top cards
-                tdecl, tdef = top_trump_points(hands, n, side, values, trump_lane, tp)
+                tdecl, tdef, trel = top_trump_points(hands, n, side, values, trump_lane, tp)
                 if tdecl >= need or ub - tdef < need:
                     rv = pts + (tdecl if tdecl >= need else ub - tdef)
+                    rr = trel
                     if stats.shape[0] > 4:
                         stats[3] += 1
                     state = _RETURN
                     continue
-                sp = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
-                                 sp_disc, sp_vals)
+                sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
+                                       sp_disc, sp_vals)
+                if cnt >= 2:
+                    ep, erel = entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
+                                            tp, sp_disc, sp_vals, sp_h2)
+                    if ep > sp:
+                        sp = ep
+                        srel = erel
                 if side[leader] == 1:
                     if sp >= need:
                         rv = pts + sp
+                        rr = srel
                         if stats.shape[0] > 4:
                             stats[3] += 1
                         state = _RETURN
                         continue
                 elif ub - sp < need:
                     rv = pts + ub - sp
+                    rr = srel
                     if stats.shape[0] > 4:
                         stats[3] += 1
                     state = _RETURN
                     continue
-                # transposition table, keyed on ranks relative to the live
-                # cards: who holds each, and what each is worth
+                # transposition table: exact on hand lengths and valued cards,
+                # partial on the owners of the rest (their relevant ranks)
                 kp = key[p]
-                table_key(hands, n, live_all, class_bits, kp)
-                tag = gen_tag | (leader << 8) | (dtr if most_n > 0 else 0)
-                slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
+                table_key(hands, n, live_all, class_bits, kp, own[p])
+                tag = make_tag(gen, live_all, leader, dtr if most_n > 0 else 0)
+                slot, hint = table_lookup(kp, own[p], tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
+                                          ways)
                 if stats.shape[0] > 4:
                     stats[1] += 1
                     if stats.shape[0] > 30:
                         stats[10 + cnt] += 1
                 if slot >= 0:
-                    if tt_lo[slot] >= need or tt_hi[slot] < need:
-                        rv = pts + (tt_lo[slot] if tt_lo[slot] >= need else tt_hi[slot])
-                        if stats.shape[0] > 4:
-                            stats[2] += 1
-                        state = _RETURN
-                        continue
-                    hint = tt_move[slot]
-                if cnt <= exact_below:
-                    # a small ending: its exact value answers every later probe
-                    v = exact_endgame(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
-                                      tp, last_extra, most_n, most_p, dtr, mv_e, w_e, k_e, class_bits,
-                                      gen, tt_key, tt_tag, tt_lo, tt_hi, tt_move, ways, stats)
-                    slot = table_find(kp, tag, gen, tt_key, tt_tag, ways)
-                    slot = table_claim(slot, kp, tag, tt_key, tt_tag, tt_lo, tt_hi, tt_move)
-                    tt_lo[slot] = v
-                    tt_hi[slot] = v
-                    rv = pts + v
+                    rv = pts + (tt_lo[slot] if tt_lo[slot] >= need else tt_hi[slot])
+                    rr = relevant_threshold(tt_part[slot, 6], live_all)
+                    if stats.shape[0] > 4:
+                        stats[2] += 1
                     state = _RETURN
                     continue
                 bd[p] = True
@@ -850,24 +988,21 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 state = _ENTER
             else:
                 # fail-soft: OR: every child fell short, the best is a bound;
-                # AND: every child made it, the worst is a bound
+                # AND: every child made it, the worst is a bound (and it
+                # depends on what every child depended on)
                 rv = best[p]
+                rr = rel[p]
                 state = _RETURN
         else:  # _RETURN: the node at ply p is decided with the bound ``rv``
             res = rv >= target
             if bd[p]:
-                # find again: deeper stores may have taken the slot
-                slot = table_find(key[p], tag_a[p], gen, tt_key, tt_tag, ways)
-                slot = table_claim(slot, key[p], tag_a[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move)
+                # store (finding the slot again: deeper stores may have taken it)
                 f = rv - pts  # a bound on the points still to come
-                if res:
-                    if f > tt_lo[slot]:
-                        tt_lo[slot] = f if f < 32767 else 32767
-                else:
-                    if f < tt_hi[slot]:
-                        tt_hi[slot] = f
-                if bm[p] != NO_MOVE:
-                    tt_move[slot] = bm[p]
+                relc = _compress_lanes(relevant_closure(rr, live_all), live_all)
+                if stats.shape[0] > 1000:
+                    log_store(stats, hands, n, leader, dtr, f, res, relevant_closure(rr, live_all))
+                table_store(key[p], own[p], relc, tag_a[p], gen, f if res else -1, f if not res else 32767,
+                            bm[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways)
             if p == 0:
                 break
             p -= 1
@@ -888,18 +1023,31 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     best[p] = rv
             elif rv < best[p]:
                 best[p] = rv
+            if tlen == n - 1:
+                rr |= trick_rank_winner(hist, tlen0 + p - tlen, n, c, winpos, trump_lane)
+            lr = rr & lane_mask(c)
+            if lr != 0 and lowest_bit(lr) <= c:
+                # ``c`` stood for the equivalent cards below it: what its line
+                # needed of its own rank, theirs need of their ranks
+                start = tlen0 + p - tlen
+                live = live_all
+                for i in range(tlen):
+                    live |= _bit(hist[start + i])
+                rr |= _bit(class_bottom(c, hands[seat], live, hist[start] if tlen > 0 else -1, any_time,
+                                        bird_mask, values))
             if isor[p] == res:
                 # OR node with a winning child / AND node with a losing one: cut
                 bm[p] = c
+                if stats.shape[0] > 60:
+                    stats[40 + min(mi[p], 8) + 10 * min(tlen, 1)] += 1
                 history[seat, c] += (maxp - p) // n + 1
                 state = _RETURN
             else:
+                rel[p] |= rr
                 state = _NEXT
     stats[0] += nodes
     return rv
 
-
-EXACT_BELOW = 2
 
 
 @njit(**JIT)
@@ -932,7 +1080,7 @@ def upper_bound(hands, n, trick, tlen0, dtr0, P, values):
 
 @njit(**JIT)
 def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
-                tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats):
+                tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats):
     """Exact number of points the declaring side takes from this position."""
     n = P[0]
     hi = upper_bound(hands, n, trick, tlen0, dtr0, P, values)
@@ -944,7 +1092,7 @@ def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, u
         steps = (hi - lo) // unit
         mid = lo + ((steps + 1) // 2) * unit
         bound = probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                      tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats)
+                      tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats)
         if bound >= mid:
             lo = bound - bound % unit if bound < hi else hi
         else:
@@ -984,7 +1132,7 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
 
 @njit(**JIT)
 def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_mask, unit,
-                       tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats, out_cards, out_vals):
+                       tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats, out_cards, out_vals):
     """Value after each legal card of the seat to move. Returns how many."""
     n = P[0]
     seat = (leader + tlen0) % n
@@ -1002,7 +1150,7 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, c, P, side, values)
         # seat-to-move's cards: the trick in progress is hist2[:nt]
         v = solve_exact(h2, nl, hist2, nt, nd, P, side, values, bird_mask, unit,
-                        tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen, ways, stats)
+                        tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats)
         out_cards[k] = c
         out_vals[k] = gained + v
         k += 1
@@ -1011,7 +1159,7 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
 
 @njit(**JIT)
 def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, dtr0,
-               tt_key, tt_tag, tt_lo, tt_hi, tt_move, gen0, ways, out, out_nodes):
+               tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen0, ways, out, out_nodes):
     """Solve many positions at trick boundaries, one after another, sharing a
     table (each position gets a new generation). Row i of every array is one
     position. Returns the next free generation."""
@@ -1024,7 +1172,7 @@ def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, 
         stats[0] = 0
         h = hands_all[i].copy()
         out[i] = solve_exact(h, leaders[i], hist, 0, dtr0, P_all[i], sides[i], values_all[i],
-                             bird_masks[i], units[i], tt_key, tt_tag, tt_lo, tt_hi, tt_move,
+                             bird_masks[i], units[i], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
                              gen, ways, stats)
         out_nodes[i] = stats[0]
     return gen
