@@ -185,6 +185,29 @@ def records_of(data: Any) -> list[dict[str, Any]]:
     return [plain(dict(r)) for r in data]
 
 
+def rounded_records(df: Any, digits: Mapping[str, int], columns: Sequence[str] | None = None) -> list[dict]:
+    """The rows of a report DataFrame for a table: figures rounded to
+    ``digits`` places, a missing figure (NaN: no standard error from one
+    sample, say) blank, only ``columns`` when given."""
+    out = []
+    for row in df.to_dict(orient="records"):
+        out.append({k: (None if isinstance(v, float) and v != v
+                        else round(float(v), digits[k]) if k in digits else v)
+                    for k, v in row.items() if columns is None or k in columns})
+    return out
+
+
+def emit_report(report: Any, fmt: str, print_table: Callable[[Any], None]) -> None:
+    """An advisor's report: json from ``to_dict()``, csv from ``to_frame()``,
+    else ``print_table(report)``."""
+    if fmt == "json":
+        emit(report.to_dict(), "json")
+    elif fmt == "csv":
+        emit(report.to_frame(), "csv")
+    else:
+        print_table(report)
+
+
 def _cell(value: Any) -> str:
     """A table or csv cell: nested values as compact JSON."""
     if value is None:

@@ -7,8 +7,8 @@ import click
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit, format_table, joined,
-                                     output_format, progress, rules_option)
+from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
+                                     output_format, progress, rounded_records, rules_option)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -88,19 +88,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
             bid_curve(report).savefig(plot)
         except OSError as e:
             raise BadInput(f"--plot {plot!r}: {e.strerror or e}") from None
-    if fmt == "json":
-        emit(report.to_dict(), "json")
-    elif fmt == "csv":
-        emit(report.to_frame(), "csv")
-    else:
-        _print_table(report)
-
-
-def _rounded(df) -> list[dict]:
-    out = []
-    for row in df.to_dict(orient="records"):
-        out.append({k: (round(float(v), _DIGITS[k]) if k in _DIGITS and v == v else v) for k, v in row.items()})
-    return out
+    emit_report(report, fmt, _print_table)
 
 
 def _print_table(report) -> None:
@@ -112,9 +100,9 @@ def _print_table(report) -> None:
         head += "  |  given " + ", ".join(extra)
     click.echo(head)
     click.echo()
-    click.echo(format_table(_rounded(report.trumps)))
+    click.echo(format_table(rounded_records(report.trumps, _DIGITS)))
     click.echo()
-    click.echo(format_table(_rounded(report.bids)))
+    click.echo(format_table(rounded_records(report.bids, _DIGITS)))
     click.echo()
     click.echo(f"recommendation: {report.recommendation.text()}")
     click.echo(f"rule: {DECISION_RULE}")

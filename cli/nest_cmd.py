@@ -9,8 +9,8 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         check_nest, halving_schedule, nest_candidates, nest_sampler,
                                         planned_solves)
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit, format_table,
-                                     output_format, progress, rules_option)
+from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit_report, format_table,
+                                     output_format, progress, rounded_records, rules_option)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "score": 1, "gap": 1, "gap_se": 2, "quick": 1}
@@ -106,21 +106,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
                                                trumps=trumps or None, objective=objective, margin=margin,
                                                known=list(known),
                                                constraints=parsed, threads=workers, progress=bar.update))
-    if fmt == "json":
-        emit(report.to_dict(), "json")
-    elif fmt == "csv":
-        emit(report.to_frame(), "csv")
-    else:
-        _print_table(report)
-
-
-def _rounded(df) -> list[dict]:
-    out = []
-    for row in df.to_dict(orient="records"):
-        # a missing figure (no standard error from one layout, none for the best's own gap) shows blank
-        out.append({k: (None if v != v else round(float(v), _DIGITS[k]) if k in _DIGITS else v)
-                    for k, v in row.items() if k in _TABLE})
-    return out
+    emit_report(report, fmt, _print_table)
 
 
 def _print_table(report) -> None:
@@ -137,6 +123,6 @@ def _print_table(report) -> None:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
     click.echo(line)
     click.echo()
-    click.echo(format_table(_rounded(report.top_options())))
+    click.echo(format_table(rounded_records(report.top_options(), _DIGITS, _TABLE)))
     click.echo()
     click.echo(f"recommendation: {report.recommendation.text()}")

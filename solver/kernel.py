@@ -133,8 +133,10 @@ def mask_points(mask, values):
 
 
 @njit(**JIT)
-def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane):
-    """Move-ordering score: higher is tried first. From the mover's side."""
+def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info):
+    """Move-ordering score: higher is tried first. From the mover's side.
+    ``lead_info`` (on lead only): bit L set when a partner holds the top
+    card of color L, bit 4 + L when an opponent can ruff color L."""
     v = values[c]
     rank = c & 15
     lm = lane_mask(c)
@@ -145,6 +147,11 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
         if top:
             # a sure winner in its color: cash it, counters first
             return 1000 + 8 * v + rank
+        lane = c >> 4
+        if (lead_info >> (4 + lane)) & 1:
+            return -600 - 8 * v - rank  # an opponent ruffs it
+        if (lead_info >> lane) & 1:
+            return 900 + 8 * v - rank  # to partner's winner, with a counter if any
         return -8 * v - rank
     last = tlen == n - 1
     wins = beats(c, win_card, trump_lane)
@@ -166,8 +173,34 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
 
 
 @njit(**JIT)
+def lead_lanes(hands, seat, n, side, trump_lane):
+    """For ordering the leads of ``seat``: bit L when a partner holds the
+    highest live card of color L; bit 4 + L when an opponent is out of side
+    color L and holds a trump."""
+    out = 0
+    me = side[seat]
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        top_seat = -1
+        top = -1
+        for s in range(n):
+            t = (hands[s] >> sh) & LANE
+            if t != 0:
+                b = highest_bit(t)
+                if b > top:
+                    top = b
+                    top_seat = s
+            elif side[s] != me and lane != trump_lane and trump_lane >= 0:
+                if (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
+                    out |= 1 << (4 + lane)
+        if top_seat >= 0 and top_seat != seat and side[top_seat] == me:
+            out |= 1 << lane
+    return out
+
+
+@njit(**JIT)
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
-              partner_winning, trump_lane, hint, history):
+              partner_winning, trump_lane, hint, history, lead_info):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
     equivalent cards, best-first (``scores`` is scratch). Returns their number."""
     legal = legal_mask(h, led, any_time, bird_mask)
@@ -184,7 +217,7 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
                 nxt = lowest_bit(above)
                 if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c]:
                     continue
-        s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane) * 4096
+        s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info) * 4096
         s += history[c] if history[c] < 4095 else 4095
         if c == hint:
             s = 1 << 50
@@ -778,7 +811,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     ``hands``: uint64 per seat (the cards of the current trick removed);
     ``trick[:tlen0]``: the cards of the current trick, from the leader;
     ``dtr0``: the declaring side's tricks so far (for most_tricks).
-    ``stats[0]`` counts nodes. ``hands`` is restored before returning."""
+    ``stats[0]`` counts nodes; a longer array (for benchmarks and tests)
+    also gets 1 table lookups, 2 table cuts, 3 quick-bound cuts, 10 + k
+    lookups with k cards a hand left, and, past 1000 words, the log of
+    table stores (``log_store``). ``hands`` is restored before returning."""
     n = P[0]
     any_time = P[1]
     tp = P[2]
@@ -946,7 +982,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             for i in range(tlen):
                 live |= _bit(hist[tlen0 + p - tlen + i])
             nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
-                              win_card, pw, trump_lane, hint, history[seat])
+                              win_card, pw, trump_lane, hint, history[seat],
+                              lead_lanes(hands, seat, n, side, trump_lane) if tlen == 0 else 0)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)
@@ -1038,8 +1075,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             if isor[p] == res:
                 # OR node with a winning child / AND node with a losing one: cut
                 bm[p] = c
-                if stats.shape[0] > 60:
-                    stats[40 + min(mi[p], 8) + 10 * min(tlen, 1)] += 1
                 history[seat, c] += (maxp - p) // n + 1
                 state = _RETURN
             else:
