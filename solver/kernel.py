@@ -684,12 +684,16 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
 
 
 @njit(**JIT)
-def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2):
+def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2,
+                 lanes):
     """Points the side on lead takes for certain by leading a low card to a
     partner's top card in a color (the entry), then cashing the partner's
     top cards as ``sure_points`` does. Returns (points, relevant cards) of
-    the best such line, (0, 0) when there is none. ``h2`` is scratch (one
-    word per seat)."""
+    the best such line, (0, 0) when there is none. ``lanes``: the colors
+    whose top card a partner holds (``lead_lanes``), the only ones to try.
+    ``h2`` is scratch (one word per seat)."""
+    if lanes & 15 == 0:
+        return 0, np.uint64(0)
     me = side[leader]
     opp_trump = False
     opp_bird = False
@@ -707,6 +711,8 @@ def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask
         if q == leader or side[q] != me:
             continue
         for lane in range(4):
+            if (lanes >> lane) & 1 == 0:
+                continue
             sh = np.uint64(16 * lane)
             mine = (hands[leader] >> sh) & LANE
             part = (hands[q] >> sh) & LANE
@@ -885,6 +891,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             rel[p] = 0
             hint = NO_MOVE
             rr = np.uint64(0)
+            linfo = 0
             if tlen == 0:
                 need = target - pts
                 if need <= 0:
@@ -924,12 +931,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     continue
                 sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
                                        sp_disc, sp_vals)
-                if cnt >= 2:
-                    ep, erel = entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
-                                            tp, sp_disc, sp_vals, sp_h2)
-                    if ep > sp:
-                        sp = ep
-                        srel = erel
                 if side[leader] == 1:
                     if sp >= need:
                         rv = pts + sp
@@ -963,6 +964,18 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[2] += 1
                     state = _RETURN
                     continue
+                # the table had nothing: a costlier quick bound, leading to a
+                # partner's winner
+                linfo = lead_lanes(hands, leader, n, side, trump_lane)
+                ep, erel = entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
+                                        tp, sp_disc, sp_vals, sp_h2, linfo)
+                if (ep >= need) if side[leader] == 1 else (ub - ep < need):
+                    rv = pts + (ep if side[leader] == 1 else ub - ep)
+                    rr = erel
+                    if stats.shape[0] > 4:
+                        stats[3] += 1
+                    state = _RETURN
+                    continue
                 bd[p] = True
                 need_a[p] = need
                 slot_a[p] = slot
@@ -983,7 +996,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 live |= _bit(hist[tlen0 + p - tlen + i])
             nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                               win_card, pw, trump_lane, hint, history[seat],
-                              lead_lanes(hands, seat, n, side, trump_lane) if tlen == 0 else 0)
+                              linfo if tlen == 0 else 0)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)
