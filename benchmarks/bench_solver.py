@@ -130,19 +130,22 @@ def bench_memory(n: int, seed: int) -> dict:
     rules = Rules.preset("hasbro")
     rng = np.random.default_rng(seed)
     deals = [random_deal(rules, rng) for _ in range(n)]
-    samples = []
+    samples, seconds = [], []
     step = max(1, n // 5)
     solve_batch(deals[:2], "B", "N", threads=1)
     for a in range(0, n, step):
+        t0 = time.perf_counter()
         solve_batch(deals[a:a + step], "B", "N", threads=2)
+        seconds.append(round(time.perf_counter() - t0, 1))
         samples.append(round(_rss_mb(), 1))
-    return {"deals": n, "rss_mb_after_each_fifth": samples}
+        print(f"memory: {a + step} of {n} deals, {samples[-1]} MB", file=sys.stderr, flush=True)
+    return {"deals": n, "rss_mb_after_each_fifth": samples, "seconds_each_fifth": seconds}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--presets", nargs="+", default=["hasbro", "dixie40", "kentucky"],
-                    help="rules specs, space-separated (each may carry knobs: full,bird=low)")
+    ap.add_argument("--presets", nargs="*", default=["hasbro", "dixie40", "kentucky"],
+                    help="rules specs, space-separated (each may carry knobs: full,bird=low); none to skip")
     ap.add_argument("--deals", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dds", action="store_true")

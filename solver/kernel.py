@@ -39,6 +39,7 @@ LANE = np.uint64(0xFFFF)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 MAXMOVES = 32
 NO_MOVE = -1
+SALT_DEPTH = 2  # top cards a color whose owners pick the bucket where no card has points
 KEYW = 8  # exact key words: 2 of hand lengths, 3 owner and 3 worth masks of the cards worth points
 
 _ENTER = 0
@@ -297,6 +298,27 @@ def table_key(hands, n, live, class_bits, kp, own):
                 o |= hands[s]
         own[j] = _compress_lanes(o, live) if o else np.uint64(0)
         kp[2 + j] = _compress_lanes(o, valued) if o and valued else np.uint64(0)
+    # Where no card is worth points (bridge) the exact key is the hand
+    # lengths alone, shared by far more positions than a bucket holds: there
+    # the owners of the top cards of each color pick the bucket too (a
+    # position whose entry sits in another bucket is searched again, which
+    # costs time, never correctness). Where cards are worth points, their
+    # owners already spread the entries.
+    salt = np.uint64(0)
+    if valued == 0:
+        for lane in range(4):
+            m = (live >> np.uint64(16 * lane)) & LANE
+            for _ in range(SALT_DEPTH):
+                if m == 0:
+                    break
+                b = highest_bit(m)
+                m &= ~(U1 << np.uint64(b))
+                c = U1 << np.uint64(16 * lane + b)
+                for s in range(n):
+                    if hands[s] & c:
+                        salt = salt * np.uint64(7) + np.uint64(s + 1)
+                        break
+    own[6] = salt
 
 
 @njit(**JIT)
@@ -354,7 +376,7 @@ def table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks. Else -1 - the slot to
     claim for it: a stale entry, else the one with the fewest cards left."""
-    h = _hash(kp, tag)
+    h = _hash(kp, tag, own[6])
     base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
     for w in range(ways):
         e = base + w
@@ -384,7 +406,7 @@ def table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways):
 @njit(**JIT)
 def table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
     """Like table_find, but only an entry whose relevant ranks hold ``relc``."""
-    h = _hash(kp, tag)
+    h = _hash(kp, tag, own[6])
     base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
     for w in range(ways):
         e = base + w
@@ -414,7 +436,7 @@ def table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
 def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
     """Among the entries for this position, one whose bounds decide ``need``
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
-    h = _hash(kp, tag)
+    h = _hash(kp, tag, own[6])
     base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
     hint = NO_MOVE
     for w in range(ways):
@@ -534,8 +556,8 @@ def tt_new(bits):
 
 
 @njit(**JIT)
-def _hash(key, tag):
-    h = np.uint64(tag) * _H5
+def _hash(key, tag, salt):
+    h = (np.uint64(tag) ^ (salt << np.uint64(40))) * _H5
     for i in range(KEYW):
         h ^= key[i]
         h *= _H1
@@ -848,7 +870,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     u_win = np.zeros(maxp, np.int64)
     u_tval = np.zeros(maxp, np.int64)
     key = np.zeros((maxp, KEYW), np.uint64)
-    own = np.zeros((maxp, 6), np.uint64)
+    own = np.zeros((maxp, 7), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
     class_bits = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 
 import pytest
 
@@ -85,8 +86,11 @@ def test_bridge_endings_equal_dds():
 
 
 # Full deals take from under a second to minutes each, so the 200-deal run
-# is opt-in: ROOK_BRIDGE_DEALS=200 pytest -m slow tests/test_solver_bridge.py
+# is opt-in: ROOK_BRIDGE_DEALS=200 pytest -m slow -s tests/test_solver_bridge.py
+# (-s shows a line a deal; ROOK_BRIDGE_START=k skips the first k deals, to go
+# on from where an earlier run stopped).
 FULL_DEALS = int(os.environ.get("ROOK_BRIDGE_DEALS", "0"))
+FULL_START = int(os.environ.get("ROOK_BRIDGE_START", "0"))
 
 
 def _check_full(d, trump, declarer, leader):
@@ -97,14 +101,18 @@ def _check_full(d, trump, declarer, leader):
     assert (res.declarer_points, res.defender_points) == (want, 13 - want), where
 
 
-def _full_deal_check(count: int, seed: int):
+def _full_deal_check(count: int, seed: int, start: int = 0):
     rng = random.Random(seed)
     for i, d in enumerate(random_deals(BRIDGE, count, seed=seed)):
         trump = rng.choice(BRIDGE.trumps)
         declarer = rng.randrange(4)
         # the preset's own first lead (left of declarer) half the time, any seat otherwise
         leader = None if i % 2 == 0 else rng.randrange(4)
+        if i < start:
+            continue
+        t0 = time.perf_counter()
         _check_full(d, trump, declarer, leader)
+        print(f"bridge full deal {i}: equal to DDS ({time.perf_counter() - t0:.1f} s)", flush=True)
 
 
 def test_bridge_full_deals_equal_dds_smoke():
@@ -119,4 +127,4 @@ def test_bridge_full_deals_equal_dds_smoke():
 @pytest.mark.skipif(FULL_DEALS <= 0, reason="set ROOK_BRIDGE_DEALS=200 to compare full deals with DDS")
 def test_bridge_full_deals_equal_dds():
     """ROOK_BRIDGE_DEALS random full deals, trump including none, against DDS."""
-    _full_deal_check(FULL_DEALS, seed=13)
+    _full_deal_check(FULL_DEALS, seed=13, start=FULL_START)

@@ -41,7 +41,7 @@ def _deal_of(deal, enc, words):
 
 def _key(hands, n, live, class_bits):
     kp = np.zeros(kernel.KEYW, np.uint64)
-    own = np.zeros(6, np.uint64)
+    own = np.zeros(7, np.uint64)
     kernel.table_key(np.array(hands, np.uint64), n, np.uint64(live), class_bits, kp, own)
     return kp, own
 
