@@ -372,46 +372,18 @@ def _part_match(own, tt_part, e, r):
 
 
 @njit(**JIT)
-def table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways):
+def table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
     """The slot of an entry for this position (>= 0): same exact key and
-    tag, same owners on the entry's relevant ranks. Else -1 - the slot to
-    claim for it: a stale entry, else the one with the fewest cards left."""
+    tag, same owners on the entry's relevant ranks, which hold ``relc``
+    (0: any). Else -1 - the slot to claim for it (``table_victim``)."""
     h = _hash(kp, tag, own[6])
     base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
     for w in range(ways):
         e = base + w
         if tt_tag[e] == tag:
-            same = True
-            for j in range(KEYW):
-                if tt_key[e, j] != kp[j]:
-                    same = False
-                    break
-            if same:
-                r = tt_part[e, 6]
-                if _part_match(own, tt_part, e, r):
-                    return e
-    best = base
-    bestdepth = 1 << 30
-    for w in range(ways):
-        e = base + w
-        if (tt_tag[e] >> 24) != gen:
-            return -1 - e
-        d = (tt_tag[e] >> 16) & 0xFF
-        if d < bestdepth:
-            bestdepth = d
-            best = e
-    return -1 - best
-
-
-@njit(**JIT)
-def table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
-    """Like table_find, but only an entry whose relevant ranks hold ``relc``."""
-    h = _hash(kp, tag, own[6])
-    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
-    for w in range(ways):
-        e = base + w
-        r = tt_part[e, 6]
-        if tt_tag[e] == tag and (r | relc) == r:
+            r = tt_part[e, 6]
+            if (r | relc) != r:
+                continue
             same = True
             for j in range(KEYW):
                 if tt_key[e, j] != kp[j]:
@@ -419,17 +391,24 @@ def table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
                     break
             if same and _part_match(own, tt_part, e, r):
                 return e
+    return -1 - table_victim(base, gen, tt_tag, ways)
+
+
+@njit(**JIT)
+def table_victim(base, gen, tt_tag, ways):
+    """The slot of a bucket to reuse: a stale one, else the one with the
+    fewest cards left (the cheapest to search again)."""
     best = base
     bestdepth = 1 << 30
     for w in range(ways):
         e = base + w
         if (tt_tag[e] >> 24) != gen:
-            return -1 - e
+            return e
         d = (tt_tag[e] >> 16) & 0xFF
         if d < bestdepth:
             bestdepth = d
             best = e
-    return -1 - best
+    return best
 
 
 @njit(**JIT)
@@ -463,12 +442,12 @@ def table_store(kp, own, relc, tag, gen, lo, hi, move, tt_key, tt_tag, tt_lo, tt
     wherever the owners of the relevant ranks ``relc`` (compressed) match.
     An entry that already matches is tightened; its relevant ranks become the
     union (both bounds then hold wherever the entry matches)."""
-    slot = table_find(kp, own, tag, gen, tt_key, tt_tag, tt_part, ways)
+    slot = table_find(kp, own, np.uint64(0), tag, gen, tt_key, tt_tag, tt_part, ways)
     if slot >= 0 and (tt_part[slot, 6] | relc) != tt_part[slot, 6] and (tt_lo[slot] > 0 or tt_hi[slot] < 32767):
         # the new bound needs more ranks than the entry holds: keep it in an
         # entry of its own (one that needs no more ranks, or a new one), so
         # the old entry keeps matching as widely as before
-        slot = table_find_within(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways)
+        slot = table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways)
     if slot >= 0:
         if lo > tt_lo[slot] or hi < tt_hi[slot]:
             r = tt_part[slot, 6] | relc
