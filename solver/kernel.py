@@ -583,6 +583,20 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
 
 
 @njit(**JIT)
+def _opponents_hold(hands, n, side, me, trump_lane, bird_mask):
+    """(does a seat of the other side hold a trump, does it hold the bird)"""
+    opp_trump = False
+    opp_bird = False
+    for s in range(n):
+        if side[s] != me:
+            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
+                opp_trump = True
+            if hands[s] & bird_mask:
+                opp_bird = True
+    return opp_trump, opp_bird
+
+
+@njit(**JIT)
 def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals,
                 keep_discarded=False):
     """Points the side on lead takes for certain by cashing the leader's top
@@ -592,14 +606,7 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
     ``discarded`` (bool, one per seat) and ``vals`` (16 ints) are scratch."""
     me = side[leader]
     h = hands[leader]
-    opp_trump = False
-    opp_bird = False
-    for s in range(n):
-        if side[s] != me:
-            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
-                opp_trump = True
-            if hands[s] & bird_mask:
-                opp_bird = True
+    opp_trump, opp_bird = _opponents_hold(hands, n, side, me, trump_lane, bird_mask)
     live = np.uint64(0)
     for s in range(n):
         live |= hands[s]
@@ -696,14 +703,7 @@ def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask
     if lanes & 15 == 0:
         return 0, np.uint64(0)
     me = side[leader]
-    opp_trump = False
-    opp_bird = False
-    for s in range(n):
-        if side[s] != me:
-            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
-                opp_trump = True
-            if hands[s] & bird_mask:
-                opp_bird = True
+    opp_trump, opp_bird = _opponents_hold(hands, n, side, me, trump_lane, bird_mask)
     if any_time and opp_bird:
         return 0, np.uint64(0)
     best = 0
