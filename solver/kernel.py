@@ -839,8 +839,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     mi = np.zeros(maxp, np.int64)
     isor = np.zeros(maxp, np.bool_)
     bd = np.zeros(maxp, np.bool_)
-    need_a = np.zeros(maxp, np.int64)
-    slot_a = np.zeros(maxp, np.int64)
     bm = np.zeros(maxp, np.int64)
     u_tlen = np.zeros(maxp, np.int64)
     u_leader = np.zeros(maxp, np.int64)
@@ -978,8 +976,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     state = _RETURN
                     continue
                 bd[p] = True
-                need_a[p] = need
-                slot_a[p] = slot
                 tag_a[p] = tag
             seat = (leader + tlen) % n
             h_s = hands[seat]
