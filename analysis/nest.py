@@ -68,7 +68,7 @@ from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCard
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .sampling import NEST, Constraint, DealSampler, check_hand, resolve_seed
+from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
 DEFAULT_CANDIDATES = 12  # options that enter the first round
@@ -89,13 +89,7 @@ def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, 
     if not isinstance(nest, Hand):
         nest = _parse(nest, "nest", rules)
     check_hand(hand, rules)
-    outside = nest.mask & ~rules.deck_mask
-    if outside:
-        card = Card.from_index(mask_indices(outside)[0]).rdn()
-        raise DealError(f"card {card!r} in nest {nest.rdn()!r} is not in the {rules.spec()!r} deck")
-    if len(nest) != rules.nest_size:
-        raise DealError(f"nest {nest.rdn()!r} has {len(nest)} cards: {rules.spec()!r} has a nest of "
-                        f"{rules.nest_size}")
+    check_cards(nest, "nest", rules, rules.nest_size, f"has a nest of {rules.nest_size}", DealError)
     both = hand.mask & nest.mask
     if both:
         card = Card.from_index(mask_indices(both)[0]).rdn()

@@ -346,15 +346,22 @@ def resolve_seed(seed: int | None) -> int:
     return seed
 
 
-def check_hand(hand: Hand, rules: Rules) -> None:
-    """A dealt hand must hold exactly ``hand_size`` cards of the deck."""
-    bad = hand.mask & ~rules.deck_mask
+def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,
+                outside_error: type[Exception] = InvalidCardError) -> None:
+    """``cards`` (a hand, the nest: ``what``) must be ``size`` cards of the
+    deck; ``size_text`` says how many the rules want, ``outside_error`` is
+    raised for a card not in the deck."""
+    bad = cards.mask & ~rules.deck_mask
     if bad:
         card = Card.from_index(mask_indices(bad)[0]).rdn()
-        raise InvalidCardError(f"card {card!r} in hand {hand.rdn()!r} is not in the {rules.spec()!r} deck")
-    if len(hand) != rules.hand_size:
-        raise DealError(f"hand {hand.rdn()!r} has {len(hand)} cards: {rules.spec()!r} deals "
-                              f"{rules.hand_size} a seat")
+        raise outside_error(f"card {card!r} in {what} {cards.rdn()!r} is not in the {rules.spec()!r} deck")
+    if len(cards) != size:
+        raise DealError(f"{what} {cards.rdn()!r} has {len(cards)} cards: {rules.spec()!r} {size_text}")
+
+
+def check_hand(hand: Hand, rules: Rules) -> None:
+    """A dealt hand must hold exactly ``hand_size`` cards of the deck."""
+    check_cards(hand, "hand", rules, rules.hand_size, f"deals {rules.hand_size} a seat")
 
 
 def feature_label(feature: str) -> str:
