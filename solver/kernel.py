@@ -72,7 +72,7 @@ def _pext8_table():
 PEXT8 = _pext8_table()
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _compress_lanes(x, rem):
     """Per 16-bit lane, the bits of ``x`` at the places where ``rem`` has ones,
     packed to the bottom of that lane: ranks relative to the cards still live."""
@@ -90,18 +90,18 @@ def _compress_lanes(x, rem):
     return out
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _bit(c):
     return U1 << np.uint64(c)
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def lane_mask(c):
     """Mask of the lane (color) of card bit ``c``."""
     return LANE << np.uint64((c >> 4) << 4)
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def beats(c, w, trump_lane):
     """Does card ``c`` beat the card ``w`` now winning the trick?"""
     if (c >> 4) == (w >> 4):
@@ -109,7 +109,7 @@ def beats(c, w, trump_lane):
     return (c >> 4) == trump_lane
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def legal_mask(hand, led, any_time, bird_mask):
     """Cards of ``hand`` that may be played; ``led`` is the led card or -1."""
     if led < 0:
@@ -133,7 +133,7 @@ def mask_points(mask, values):
     return total
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info):
     """Move-ordering score: higher is tried first. From the mover's side.
     ``lead_info`` (on lead only): bit L set when a partner holds the top
@@ -173,7 +173,7 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
     return -8 * v - rank
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def lead_lanes(hands, seat, n, side, trump_lane):
     """For ordering the leads of ``seat``: bit L when a partner holds the
     highest live card of color L; bit 4 + L when an opponent is out of side
@@ -199,7 +199,7 @@ def lead_lanes(hands, seat, n, side, trump_lane):
     return out
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
               partner_winning, trump_lane, hint, history, lead_info):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
@@ -234,7 +234,7 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
     return k
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra):
     """Declaring side's points from the last trick (one card in each hand):
     returns (points, 1 if the declaring side wins it, relevant card: the
@@ -260,7 +260,7 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
     return 0, 0, rel
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def table_key(hands, n, live, class_bits, kp, own):
     """Fill ``kp`` with the exact part of the table key of a trick-boundary
     position and ``own`` with who holds each live card and what it is worth,
@@ -321,13 +321,13 @@ def table_key(hands, n, live, class_bits, kp, own):
     own[6] = salt
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def make_tag(gen, live, leader, dtr):
     """Entry tag: generation, cards left (for replacement), leader, tricks won."""
     return (np.int64(gen) << 24) | (np.int64(popcount(live)) << 16) | (np.int64(leader) << 8) | np.int64(dtr)
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def relevant_closure(rr, live):
     """Per color, the live cards at or above the lowest card of ``rr``: the
     cards whose owners a bound depends on (DDS's winning ranks)."""
@@ -342,7 +342,7 @@ def relevant_closure(rr, live):
     return out
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def relevant_threshold(relc, live):
     """The inverse of closure-and-compress: for an entry's relevant mask
     (compressed, the top k live cards of each color), the k-th highest live
@@ -362,7 +362,7 @@ def relevant_threshold(relc, live):
     return out
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _part_match(own, tt_part, e, r):
     """Same owners and worth as entry ``e`` on its relevant ranks ``r``?"""
     d = np.uint64(0)
@@ -371,7 +371,7 @@ def _part_match(own, tt_part, e, r):
     return d & r == 0
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks, which hold ``relc``
@@ -394,7 +394,7 @@ def table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
     return -1 - table_victim(base, gen, tt_tag, ways)
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def table_victim(base, gen, tt_tag, ways):
     """The slot of a bucket to reuse: a stale one, else the one with the
     fewest cards left (the cheapest to search again)."""
@@ -411,7 +411,7 @@ def table_victim(base, gen, tt_tag, ways):
     return best
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
     """Among the entries for this position, one whose bounds decide ``need``
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
@@ -436,7 +436,7 @@ def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_p
     return -1, hint
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def table_store(kp, own, relc, tag, gen, lo, hi, move, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
     """Record ``lo <= points still to come <= hi`` for this position, valid
     wherever the owners of the relevant ranks ``relc`` (compressed) match.
@@ -493,7 +493,7 @@ def log_store(log, hands, n, leader, dtr, f, res, relevant):
     log[999] = k + 1
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def class_bottom(c, hand, live, led, any_time, bird_mask, values):
     """The lowest of the cards ``gen_moves`` let ``c`` stand for: the run of
     legal cards of ``hand`` just below it among the live cards, of the same
@@ -512,7 +512,7 @@ def class_bottom(c, hand, live, led, any_time, bird_mask, values):
     return low
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
     """The card ``c`` completed the trick ``cards[start:start + n]`` (winning
     so far: position ``winpos``): its winner if that beat another card of its
@@ -534,7 +534,7 @@ def tt_new(bits):
             np.zeros(size, np.int16), np.full(size, -1, np.int8), np.zeros((size, 7), np.uint64))
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _hash(key, tag, salt):
     h = (np.uint64(tag) ^ (salt << np.uint64(40))) * _H5
     for i in range(KEYW):
@@ -546,7 +546,7 @@ def _hash(key, tag, salt):
     return h
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def top_trump_points(hands, n, side, values, trump_lane, tp):
     """Points the holders of the top trumps keep for certain, as
     (declaring side, defenders, relevant card): the run of highest live
@@ -582,7 +582,7 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
     return 0, got, rel
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def _opponents_hold(hands, n, side, me, trump_lane, bird_mask):
     """(does a seat of the other side hold a trump, does it hold the bird)"""
     opp_trump = False
@@ -596,7 +596,7 @@ def _opponents_hold(hands, n, side, me, trump_lane, bird_mask):
     return opp_trump, opp_bird
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals,
                 keep_discarded=False):
     """Points the side on lead takes for certain by cashing the leader's top
@@ -691,7 +691,7 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
     return got + tp * k, rel
 
 
-@njit(**JIT)
+@njit(inline='always', **JIT)
 def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2,
                  lanes):
     """Points the side on lead takes for certain by leading a low card to a
