@@ -7,7 +7,8 @@ import os
 # nogil: threads can run kernels side by side.
 JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 
-# Transposition table size: 2**TT_BITS entries of 133 bytes each; the
-# default 20 bits is about 140 MB a table; override with ROOK_ANALYZE_TT_BITS.
-TT_BITS = int(os.environ.get("ROOK_ANALYZE_TT_BITS", "20"))
+# Transposition table size: 2**TT_BITS entries of 109 bytes each; the
+# default 21 bits is about 229 MB a table (the budget: 256 MB);
+# override with ROOK_ANALYZE_TT_BITS.
+TT_BITS = int(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket

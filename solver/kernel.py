@@ -40,7 +40,8 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 MAXMOVES = 32
 NO_MOVE = -1
 SALT_DEPTH = 2  # top cards a color whose owners pick the bucket where no card has points
-KEYW = 8  # exact key words: 2 of hand lengths, 3 owner and 3 worth masks of the cards worth points
+KEYW = 5  # exact key words: 2 of hand lengths, 3 holding the owner and worth masks of the cards worth points
+FOLD_MAX = 8  # cards worth points a color at most for those masks to fold into 32 bits
 
 _ENTER = 0
 _NEXT = 1
@@ -261,6 +262,13 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
 
 
 @njit(inline='always', **JIT)
+def _fold_lanes(x):
+    """A mask with at most the low 8 bits of each 16-bit lane set, in 32 bits."""
+    return ((x & np.uint64(0xFF)) | ((x >> np.uint64(8)) & np.uint64(0xFF00))
+            | ((x >> np.uint64(16)) & np.uint64(0xFF0000)) | ((x >> np.uint64(24)) & np.uint64(0xFF000000)))
+
+
+@njit(inline='always', **JIT)
 def table_key(hands, n, live, class_bits, kp, own):
     """Fill ``kp`` with the exact part of the table key of a trick-boundary
     position and ``own`` with who holds each live card and what it is worth,
@@ -270,7 +278,9 @@ def table_key(hands, n, live, class_bits, kp, own):
     cards worth something (points or the bird) in rank order among
     themselves, with their worth and owner; so the cards below the relevant
     ranks may lie anywhere as long as each hand holds the same worth in
-    each color."""
+    each color. Returns False when the position cannot be keyed (more than
+    FOLD_MAX live cards worth something in one color, possible only under
+    custom counters): it is then searched without the table."""
     c0 = np.uint64(0)
     c1 = np.uint64(0)
     for s in range(n):
@@ -284,20 +294,25 @@ def table_key(hands, n, live, class_bits, kp, own):
     kp[0] = c0
     kp[1] = c1
     valued = live & (class_bits[0] | class_bits[1] | class_bits[2])
-    for j in range(3):
-        if class_bits[j]:
-            kp[5 + j] = _compress_lanes(class_bits[j], valued)
-            own[3 + j] = _compress_lanes(class_bits[j], live)
-        else:
-            kp[5 + j] = 0
-            own[3 + j] = 0
+    for lane in range(4):
+        if popcount((valued >> np.uint64(16 * lane)) & LANE) > FOLD_MAX:
+            return False
+    # owner plane j and worth plane j of the cards worth something, in
+    # their own rank order: 32 bits each, two a word
     for j in range(3):
         o = np.uint64(0)
         for s in range(n):
             if (s >> j) & 1:
                 o |= hands[s]
         own[j] = _compress_lanes(o, live) if o else np.uint64(0)
-        kp[2 + j] = _compress_lanes(o, valued) if o and valued else np.uint64(0)
+        ko = _fold_lanes(_compress_lanes(o, valued)) if o and valued else np.uint64(0)
+        if class_bits[j]:
+            kc = _fold_lanes(_compress_lanes(class_bits[j], valued)) if valued else np.uint64(0)
+            own[3 + j] = _compress_lanes(class_bits[j], live)
+        else:
+            kc = np.uint64(0)
+            own[3 + j] = 0
+        kp[2 + j] = ko | (kc << np.uint64(32))
     # Where no card is worth points (bridge) the exact key is the hand
     # lengths alone, shared by far more positions than a bucket holds: there
     # the owners of the top cards of each color pick the bucket too (a
@@ -319,6 +334,7 @@ def table_key(hands, n, live, class_bits, kp, own):
                         salt = salt * np.uint64(7) + np.uint64(s + 1)
                         break
     own[6] = salt
+    return True
 
 
 @njit(inline='always', **JIT)
@@ -783,8 +799,11 @@ def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask
 @njit(**JIT)
 def value_classes(values, bird_mask):
     """Three masks numbering each card's worth (its points, and bird or not)
-    with a small class index, so table keys can carry worth by relative rank."""
-    kinds = np.full(16, -1, np.int64)
+    with a small class index, so table keys can carry worth by relative rank.
+    Returns (masks, ok); ok is False when the cards have more than 8 kinds
+    of worth (possible only under custom counters): 3 bits cannot number
+    them, and the search then goes without the table."""
+    kinds = np.full(8, -1, np.int64)
     nk = 1
     kinds[0] = 0  # class 0: plain cards worth nothing
     out = np.zeros(3, np.uint64)
@@ -798,13 +817,15 @@ def value_classes(values, bird_mask):
             if kinds[j] == code:
                 cls = j
         if cls < 0:
+            if nk == 8:
+                return out, False
             cls = nk
             kinds[nk] = code
             nk += 1
         for j in range(3):
             if (cls >> j) & 1:
                 out[j] |= U1 << np.uint64(c)
-    return out
+    return out, True
 
 
 @njit(**JIT)
@@ -849,7 +870,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     key = np.zeros((maxp, KEYW), np.uint64)
     own = np.zeros((maxp, 7), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
-    class_bits = value_classes(values, bird_mask)
+    class_bits, classes_ok = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)
     best = np.zeros(maxp, np.int64)
     sp_disc = np.zeros(6, np.bool_)
@@ -948,10 +969,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # transposition table: exact on hand lengths and valued cards,
                 # partial on the owners of the rest (their relevant ranks)
                 kp = key[p]
-                table_key(hands, n, live_all, class_bits, kp, own[p])
+                keyed = classes_ok and table_key(hands, n, live_all, class_bits, kp, own[p])
                 tag = make_tag(gen, live_all, leader, dtr if most_n > 0 else 0)
-                slot, hint = table_lookup(kp, own[p], tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
-                                          ways)
+                slot = -1
+                if keyed:
+                    slot, hint = table_lookup(kp, own[p], tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move,
+                                              tt_part, ways)
                 if stats.shape[0] > 4:
                     stats[1] += 1
                     if stats.shape[0] > 30:
@@ -975,7 +998,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[3] += 1
                     state = _RETURN
                     continue
-                bd[p] = True
+                bd[p] = keyed
                 tag_a[p] = tag
             seat = (leader + tlen) % n
             h_s = hands[seat]

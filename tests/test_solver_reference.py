@@ -154,3 +154,48 @@ def test_default_leader_follows_first_lead():
                     "left_of_dealer": (dealer + 1) % 4}[rules.first_lead]
             got = solve(d, trump, rules.seat_names[dec], dealer=rules.seat_names[dealer]).declarer_points
             assert got == naive_value(d, trump, dec, lead), (spec, d.rdn(), trump, dec, dealer)
+
+
+def _one_color_heavy(rules: Rules, rng: random.Random, k: int):
+    """A position where one color holds most of the live cards: every card of
+    R and a few others, k a seat, no nest."""
+    from rook_analyze.solver import Card, Deal, Hand
+    reds = [Card("R", x) for x in rules.numbers]
+    others = [Card(c, x) for c in "BYG" for x in rules.numbers]
+    cards = reds + rng.sample(others, rules.seats * k - len(reds))
+    rng.shuffle(cards)
+    hands = tuple(Hand.from_cards(cards[i * k:(i + 1) * k]) for i in range(rules.seats))
+    return Deal(rules, hands, Hand.from_cards([]))
+
+
+@pytest.mark.parametrize("counters", [
+    tuple((x, 5 if x % 2 else 10) for x in range(5, 15)),        # every card a counter: 10 in a color
+    tuple((x, x - 4) for x in range(5, 14)),                      # nine kinds of worth
+], ids=["ten_counters_a_color", "nine_worths"])
+def test_custom_counters_beyond_the_table_key_equal_reference(counters):
+    """Custom counters the table key cannot carry (more than 8 live counters
+    in a color, or more than 8 kinds of worth): those positions are searched
+    without the table, and the values stay exact."""
+    import dataclasses
+
+    import numpy as np
+
+    from rook_analyze.solver import api, kernel
+    rules = dataclasses.replace(Rules.preset("hasbro"), name="custom", counters=counters)
+    rng = random.Random(41)
+    unkeyed = 0
+    for _ in range(12):
+        deal = _one_color_heavy(rules, rng, 4)
+        trump = rng.choice(rules.trumps)
+        declarer, leader = rng.randrange(4), rng.randrange(4)
+        pos = api._position(deal, trump, declarer, leader, "W", ())
+        class_bits, ok = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
+        kp = np.zeros(kernel.KEYW, np.uint64)
+        own = np.zeros(7, np.uint64)
+        live = np.uint64(0)
+        for h in pos.hands:
+            live |= h
+        if not ok or not kernel.table_key(pos.hands.copy(), 4, live, class_bits, kp, own):
+            unkeyed += 1
+        _check(deal, trump, declarer, leader, (), zero_sum=True)
+    assert unkeyed == 12
