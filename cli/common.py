@@ -342,16 +342,17 @@ def joined(words: Sequence[str]) -> str | None:
 _NOTICE_SHOWN = False
 
 
-def compile_notice() -> None:
-    """Say once on standard error when the solver must be compiled (a cold
-    numba cache), so the first run's wait is not a mystery."""
+def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
+    """Say once on standard error when the solver kernels this command runs
+    (``uses``, as for ``needs_compile``) must be compiled (a cold numba
+    cache), so the first run's wait is not a mystery."""
     global _NOTICE_SHOWN
     if _NOTICE_SHOWN:
         return
     _NOTICE_SHOWN = True
-    from rook_analyze.solver import needs_compile
+    from rook_analyze import solver
 
-    if needs_compile():
+    if solver.needs_compile(uses):
         click.echo("compiling the solver (first run only)...", err=True)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand
+from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
@@ -76,7 +76,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
         checked(check_plot_path, plot, what="--plot")
     # bad hands, known cards and impossible constraints fail here, before any solve
     checked(lambda: DealSampler(rules, seat, cards, known=list(known), constraints=parsed))
-    compile_notice()
+    compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
     with progress(samples * 4, "solving", unit="solve", delay=1.0) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat, dealer=dealer, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,

@@ -85,7 +85,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     streaming = fmt in ("jsonl", "csv")
     if fmt == "csv":
         click.echo(format_csv([], columns), nl=False)
-    compile_notice()
+    compile_notice(("solve", "card_values") if with_cards else ("solve",))
     records = []
     with progress(len(deals), "solving", unit="deal") as bar:
         for where, d in deals:

@@ -350,14 +350,24 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     return (out, nodes) if return_nodes else out
 
 
-def needs_compile() -> bool:
-    """True when the kernels are not yet in numba's disk cache (the first call
-    will compile them, which takes a while)."""
+_ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_many"}
+
+
+def needs_compile(uses: Sequence[str] = ("solve", "card_values", "batch")) -> bool:
+    """True when a kernel behind the entry points in ``uses`` ("solve",
+    "card_values", "batch": ``solve_batch``) is not yet in numba's disk cache
+    (its first call will compile it, which takes a while)."""
     try:
-        for fn in (kernel.solve_many, kernel.card_values_kernel):
+        for name in uses:
+            fn = getattr(kernel, _ENTRY_KERNELS[name])
             path = fn._cache._cache_file._index_path
             if not os.path.exists(path):
                 return True
+        return False
+    except KeyError:
+        raise ValueError(f"needs_compile: unknown entry point in {tuple(uses)!r}: "
+                         f"choose from {', '.join(_ENTRY_KERNELS)}") from None
+    except Exception:  # the cache layout is numba's private business
         return False
     except Exception:  # the cache layout is numba's private business
         return False

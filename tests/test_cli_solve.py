@@ -162,11 +162,32 @@ def test_bad_deal_exits_2(bad):
 
 def test_compile_notice_goes_to_stderr_once(monkeypatch):
     monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
-    monkeypatch.setattr("rook_analyze.solver.needs_compile", lambda: True)
+    asked = []
+    monkeypatch.setattr("rook_analyze.solver.needs_compile", lambda uses: asked.append(tuple(uses)) or True)
     texts = "\n".join(deals(SMALL, 2, 1))
     result = ok(run(*solve_args(), "--format", "jsonl", "-", input=texts))
     assert result.stderr.count("compiling the solver") == 1
     assert [json.loads(s)["deal"] for s in result.stdout.splitlines()] == texts.splitlines()
+    assert asked == [("solve",)]  # only the kernels this command runs
+
+
+def test_compile_notice_asks_about_the_kernels_a_command_runs(monkeypatch):
+    """bench runs solve_batch only: a cold card_values kernel is no reason to
+    say it compiles (it would not)."""
+    asked = []
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    monkeypatch.setattr("rook_analyze.solver.needs_compile", lambda uses: asked.append(tuple(uses)) or False)
+    result = ok(run("bench", "--rules", "hasbro,hand_size=3", "--deals", "1", "--format", "json"))
+    assert "compiling the solver" not in result.stderr
+    assert asked == [("batch",)]
+
+
+def test_needs_compile_names_its_entry_points():
+    from rook_analyze.solver import needs_compile
+    assert needs_compile(()) is False  # nothing to run, nothing to compile
+    assert isinstance(needs_compile(("solve", "card_values", "batch")), bool)
+    with pytest.raises(ValueError, match="'deal'"):
+        needs_compile(("deal",))
 
 
 def test_bench_reports_speed_per_rules():
