@@ -357,17 +357,15 @@ def needs_compile(uses: Sequence[str] = ("solve", "card_values", "batch")) -> bo
     """True when a kernel behind the entry points in ``uses`` ("solve",
     "card_values", "batch": ``solve_batch``) is not yet in numba's disk cache
     (its first call will compile it, which takes a while)."""
+    unknown = [name for name in uses if name not in _ENTRY_KERNELS]
+    if unknown:
+        raise ValueError(f"needs_compile: unknown entry point {unknown[0]!r}: "
+                         f"choose from {', '.join(_ENTRY_KERNELS)}")
     try:
         for name in uses:
-            fn = getattr(kernel, _ENTRY_KERNELS[name])
-            path = fn._cache._cache_file._index_path
+            path = getattr(kernel, _ENTRY_KERNELS[name])._cache._cache_file._index_path
             if not os.path.exists(path):
                 return True
-        return False
-    except KeyError:
-        raise ValueError(f"needs_compile: unknown entry point in {tuple(uses)!r}: "
-                         f"choose from {', '.join(_ENTRY_KERNELS)}") from None
-    except Exception:  # the cache layout is numba's private business
         return False
     except Exception:  # the cache layout is numba's private business
         return False
