@@ -388,24 +388,31 @@ def _part_match(own, tt_part, e, r):
 
 
 @njit(inline='always', **JIT)
+def _bucket(kp, tag, salt, size, ways):
+    """The first slot of the bucket a position's entries live in."""
+    return np.int64(_hash(kp, tag, salt) & np.uint64(size - 1)) & ~np.int64(ways - 1)
+
+
+@njit(inline='always', **JIT)
+def _same_key(tt_key, e, kp):
+    """Does entry ``e`` have the exact key ``kp``?"""
+    for j in range(KEYW):
+        if tt_key[e, j] != kp[j]:
+            return False
+    return True
+
+
+@njit(inline='always', **JIT)
 def table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks, which hold ``relc``
     (0: any). Else -1 - the slot to claim for it (``table_victim``)."""
-    h = _hash(kp, tag, own[6])
-    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
+    base = _bucket(kp, tag, own[6], tt_key.shape[0], ways)
     for w in range(ways):
         e = base + w
         if tt_tag[e] == tag:
             r = tt_part[e, 6]
-            if (r | relc) != r:
-                continue
-            same = True
-            for j in range(KEYW):
-                if tt_key[e, j] != kp[j]:
-                    same = False
-                    break
-            if same and _part_match(own, tt_part, e, r):
+            if (r | relc) == r and _same_key(tt_key, e, kp) and _part_match(own, tt_part, e, r):
                 return e
     return -1 - table_victim(base, gen, tt_tag, ways)
 
@@ -431,24 +438,15 @@ def table_victim(base, gen, tt_tag, ways):
 def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
     """Among the entries for this position, one whose bounds decide ``need``
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
-    h = _hash(kp, tag, own[6])
-    base = np.int64(h & np.uint64(tt_key.shape[0] - 1)) & ~np.int64(ways - 1)
+    base = _bucket(kp, tag, own[6], tt_key.shape[0], ways)
     hint = NO_MOVE
     for w in range(ways):
         e = base + w
-        if tt_tag[e] == tag:
-            same = True
-            for j in range(KEYW):
-                if tt_key[e, j] != kp[j]:
-                    same = False
-                    break
-            if same:
-                r = tt_part[e, 6]
-                if _part_match(own, tt_part, e, r):
-                    if tt_lo[e] >= need or tt_hi[e] < need:
-                        return e, hint
-                    if hint == NO_MOVE:
-                        hint = tt_move[e]
+        if tt_tag[e] == tag and _same_key(tt_key, e, kp) and _part_match(own, tt_part, e, tt_part[e, 6]):
+            if tt_lo[e] >= need or tt_hi[e] < need:
+                return e, hint
+            if hint == NO_MOVE:
+                hint = tt_move[e]
     return -1, hint
 
 
@@ -975,10 +973,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 if keyed:
                     slot, hint = table_lookup(kp, own[p], tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move,
                                               tt_part, ways)
-                if stats.shape[0] > 4:
-                    stats[1] += 1
-                    if stats.shape[0] > 30:
-                        stats[10 + cnt] += 1
+                    if stats.shape[0] > 4:
+                        stats[1] += 1
+                        if stats.shape[0] > 30:
+                            stats[10 + cnt] += 1
                 if slot >= 0:
                     rv = pts + (tt_lo[slot] if tt_lo[slot] >= need else tt_hi[slot])
                     rr = relevant_threshold(tt_part[slot, 6], live_all)
