@@ -21,7 +21,7 @@ from . import kernel
 from .cards import COLORS, Card
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
-from .errors import DealError, IllegalActionError
+from .errors import DealError, IllegalActionError, RookError
 from .rules import Rules
 
 
@@ -182,6 +182,23 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
                      total, zero_sum, context)
 
 
+# a table must hold its largest bucket (kernel.L0_WAYS * TT_WAYS entries);
+# 2**32 entries would be over 400 GB
+MIN_TT_BITS, MAX_TT_BITS = 8, 31
+
+
+def table_bits(bits: int | None) -> int:
+    """The transposition table size (log2 of its entries), checked; None:
+    the default (``ROOK_ANALYZE_TT_BITS``, else 21)."""
+    value = TT_BITS if bits is None else bits
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not MIN_TT_BITS <= value <= MAX_TT_BITS:
+        src = "ROOK_ANALYZE_TT_BITS" if bits is None else "tt_bits"
+        raise RookError(f"{src} {value!r}: the table size must be an integer from {MIN_TT_BITS} to {MAX_TT_BITS} "
+                        f"(log2 of its entries, {kernel.entry_bytes()} bytes each)")
+    return int(value)
+
+
 class Solver:
     """A reusable solver with its own transposition table (one per thread).
 
@@ -189,7 +206,7 @@ class Solver:
     another leader, the cards of ``card_values``, the plies of a line of play."""
 
     def __init__(self, tt_bits: int | None = None):
-        self.tt_bits = TT_BITS if tt_bits is None else int(tt_bits)
+        self.tt_bits = table_bits(tt_bits)
         self._tt = None
         self._gen = 0
         self._context = None
@@ -290,6 +307,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
     deal. The result does not depend on ``threads``. ``progress(k)`` is called
     with the number of deals finished since the last call."""
+    bits = table_bits(tt_bits)
     deals = list(deals)
     m = len(deals)
     trumps = _broadcast(trumps, m, "trumps")
@@ -324,7 +342,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     next_block = [0]
 
     def worker():
-        tt = kernel.tt_new(TT_BITS if tt_bits is None else tt_bits)
+        tt = kernel.tt_new(bits)
         gen = 0
         while True:
             with lock:

@@ -7,8 +7,10 @@ import os
 # nogil: threads can run kernels side by side.
 JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 
-# Transposition table size: 2**TT_BITS entries of 109 bytes each; the
-# default 21 bits is about 229 MB a table (the budget: 256 MB);
-# override with ROOK_ANALYZE_TT_BITS.
-TT_BITS = int(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
+# Transposition table size: 2**TT_BITS entries of 112 bytes each; the
+# default 21 bits is about 235 MB a table (the budget: 256 MB);
+# override with ROOK_ANALYZE_TT_BITS (checked where a table is made:
+# api.table_bits).
+_bits = os.environ.get("ROOK_ANALYZE_TT_BITS", "21")
+TT_BITS = int(_bits) if _bits.strip().lstrip("-").isdigit() else _bits
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket

@@ -39,7 +39,8 @@ LANE = np.uint64(0xFFFF)
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 MAXMOVES = 32
 NO_MOVE = -1
-SALT_DEPTH = 2  # top cards a color whose owners pick the bucket where no card has points
+L0_WAYS = 4  # level-0 buckets (``entry_level``) are this many times larger
+OWNW = 8  # words of a position's owner and worth planes (6), and its two bucket salts
 KEYW = 5  # exact key words: 2 of hand lengths, 3 holding the owner and worth masks of the cards worth points
 FOLD_MAX = 8  # cards worth points a color at most for those masks to fold into 32 bits
 
@@ -314,16 +315,20 @@ def table_key(hands, n, live, class_bits, kp, own):
             own[3 + j] = 0
         kp[2 + j] = ko | (kc << np.uint64(32))
     # Where no card is worth points (bridge) the exact key is the hand
-    # lengths alone, shared by far more positions than a bucket holds: there
-    # the owners of the top cards of each color pick the bucket too (a
-    # position whose entry sits in another bucket is searched again, which
-    # costs time, never correctness). Where cards are worth points, their
-    # owners already spread the entries.
-    salt = np.uint64(0)
+    # lengths alone, shared by far more positions than a bucket holds. There
+    # an entry goes to one of three buckets by how much it needs (its
+    # level): level 2 when its bound depends on the owners of the top two
+    # live cards of every color, picked by those owners; level 1 likewise
+    # with the top card of every color; level 0, the hand lengths alone. A
+    # lookup tries the three buckets of its position, so it finds every
+    # entry that matches it. Where cards are worth points, their owners
+    # already spread the entries: one bucket (own[6] = own[7] = 0).
+    s1 = np.uint64(0)
+    s2 = np.uint64(0)
     if valued == 0:
         for lane in range(4):
             m = (live >> np.uint64(16 * lane)) & LANE
-            for _ in range(SALT_DEPTH):
+            for d in range(2):
                 if m == 0:
                     break
                 b = highest_bit(m)
@@ -331,10 +336,48 @@ def table_key(hands, n, live, class_bits, kp, own):
                 c = U1 << np.uint64(16 * lane + b)
                 for s in range(n):
                     if hands[s] & c:
-                        salt = salt * np.uint64(7) + np.uint64(s + 1)
+                        if d == 0:
+                            s1 = s1 * np.uint64(7) + np.uint64(s + 1)
+                        s2 = s2 * np.uint64(7) + np.uint64(s + 1)
                         break
-    own[6] = salt
+        s1 = (s1 << np.uint64(2)) | np.uint64(1)
+        s2 = (s2 << np.uint64(2)) | np.uint64(2)
+    own[6] = s1
+    own[7] = s2
     return True
+
+
+@njit(inline='always', **JIT)
+def entry_level(relc, live, own):
+    """The bucket level of an entry with relevant ranks ``relc``: 2 when
+    they hold the top two live cards of every color (all of a shorter
+    one), 1 the top card, else 0; always 0 where positions have one bucket."""
+    if own[7] == 0:
+        return 0
+    lev = 2
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        k = popcount((relc >> sh) & LANE)
+        ln = popcount((live >> sh) & LANE)
+        if k < ln and k < lev:
+            lev = k
+    return lev
+
+
+@njit(inline='always', **JIT)
+def _level_ways(own, lev, ways):
+    """Entries a bucket of this level holds: level 0 gathers the most."""
+    if lev == 0 and own[7] != 0:
+        return ways * L0_WAYS
+    return ways
+
+
+@njit(inline='always', **JIT)
+def _level_salt(own, lev):
+    """The bucket salt of a position at a level (0: the exact key alone)."""
+    if lev == 0:
+        return np.uint64(0)
+    return own[5 + lev]
 
 
 @njit(inline='always', **JIT)
@@ -403,33 +446,40 @@ def _same_key(tt_key, e, kp):
 
 
 @njit(inline='always', **JIT)
-def table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways):
+def table_find(kp, own, relc, lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks, which hold ``relc``
-    (0: any). Else -1 - the slot to claim for it (``table_victim``)."""
-    base = _bucket(kp, tag, own[6], tt_key.shape[0], ways)
-    for w in range(ways):
-        e = base + w
-        if tt_tag[e] == tag:
-            r = tt_part[e, 6]
-            if (r | relc) == r and _same_key(tt_key, e, kp) and _part_match(own, tt_part, e, r):
-                return e
-    return -1 - table_victim(base, gen, tt_tag, ways)
+    (0: any). Else -1 - the slot to claim for it in the bucket of level
+    ``lev`` (``table_victim``)."""
+    size = tt_key.shape[0]
+    top = 2 if own[7] != 0 else 0
+    for lv in range(top + 1):
+        wl = _level_ways(own, lv, ways)
+        base = _bucket(kp, tag, _level_salt(own, lv), size, wl)
+        for w in range(wl):
+            e = base + w
+            if tt_tag[e] == tag:
+                r = tt_part[e, 6]
+                if (r | relc) == r and _part_match(own, tt_part, e, r) and _same_key(tt_key, e, kp):
+                    return e
+    wl = _level_ways(own, lev, ways)
+    base = _bucket(kp, tag, _level_salt(own, lev), size, wl)
+    return -1 - table_victim(base, gen, tt_tag, tt_move, wl)
 
 
 @njit(inline='always', **JIT)
-def table_victim(base, gen, tt_tag, ways):
-    """The slot of a bucket to reuse: a stale one, else the one with the
-    fewest cards left (the cheapest to search again)."""
+def table_victim(base, gen, tt_tag, tt_move, ways):
+    """The slot of a bucket to reuse: a stale one, else the one whose
+    search took the fewest nodes (the cheapest to search again)."""
     best = base
-    bestdepth = 1 << 30
+    bestwork = np.int64(1) << 40
     for w in range(ways):
         e = base + w
         if (tt_tag[e] >> 24) != gen:
             return e
-        d = (tt_tag[e] >> 16) & 0xFF
-        if d < bestdepth:
-            bestdepth = d
+        work = np.int64(tt_move[e]) >> 8
+        if work < bestwork:
+            bestwork = work
             best = e
     return best
 
@@ -438,30 +488,36 @@ def table_victim(base, gen, tt_tag, ways):
 def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
     """Among the entries for this position, one whose bounds decide ``need``
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
-    base = _bucket(kp, tag, own[6], tt_key.shape[0], ways)
+    size = tt_key.shape[0]
     hint = NO_MOVE
-    for w in range(ways):
-        e = base + w
-        if tt_tag[e] == tag and _same_key(tt_key, e, kp) and _part_match(own, tt_part, e, tt_part[e, 6]):
-            if tt_lo[e] >= need or tt_hi[e] < need:
-                return e, hint
-            if hint == NO_MOVE:
-                hint = tt_move[e]
+    top = 2 if own[7] != 0 else 0
+    for i in range(top + 1):
+        wl = _level_ways(own, top - i, ways)
+        base = _bucket(kp, tag, _level_salt(own, top - i), size, wl)
+        for w in range(wl):
+            e = base + w
+            if tt_tag[e] == tag and _part_match(own, tt_part, e, tt_part[e, 6]) and _same_key(tt_key, e, kp):
+                if tt_lo[e] >= need or tt_hi[e] < need:
+                    return e, hint
+                if hint == NO_MOVE:
+                    hint = (np.int64(tt_move[e]) & 0xFF) - 1
     return -1, hint
 
 
 @njit(inline='always', **JIT)
-def table_store(kp, own, relc, tag, gen, lo, hi, move, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
+def table_store(kp, own, relc, live, tag, gen, lo, hi, move, work, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
+                ways):
     """Record ``lo <= points still to come <= hi`` for this position, valid
     wherever the owners of the relevant ranks ``relc`` (compressed) match.
     An entry that already matches is tightened; its relevant ranks become the
     union (both bounds then hold wherever the entry matches)."""
-    slot = table_find(kp, own, np.uint64(0), tag, gen, tt_key, tt_tag, tt_part, ways)
+    lev = entry_level(relc, live, own)
+    slot = table_find(kp, own, np.uint64(0), lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways)
     if slot >= 0 and (tt_part[slot, 6] | relc) != tt_part[slot, 6] and (tt_lo[slot] > 0 or tt_hi[slot] < 32767):
         # the new bound needs more ranks than the entry holds: keep it in an
         # entry of its own (one that needs no more ranks, or a new one), so
         # the old entry keeps matching as widely as before
-        slot = table_find(kp, own, relc, tag, gen, tt_key, tt_tag, tt_part, ways)
+        slot = table_find(kp, own, relc, lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways)
     if slot >= 0:
         if lo > tt_lo[slot] or hi < tt_hi[slot]:
             r = tt_part[slot, 6] | relc
@@ -482,9 +538,16 @@ def table_store(kp, own, relc, tag, gen, lo, hi, move, tt_key, tt_tag, tt_lo, tt
         tt_part[slot, 6] = relc
         tt_lo[slot] = min(max(lo, 0), 32767)
         tt_hi[slot] = min(max(hi, 0), 32767)
-        tt_move[slot] = -1
-    if move != NO_MOVE:
-        tt_move[slot] = move
+        tt_move[slot] = 0
+    # the entry's work (nodes searched for it, summed over its stores, at
+    # most 2**23 - 1) picks the victim when its bucket is full; the low 8
+    # bits hold the best move + 1 (0: none)
+    m = np.int64(tt_move[slot])
+    total = (m >> 8) + work
+    if total > 0x7FFFFF:
+        total = 0x7FFFFF
+    mv = (move + 1) if move != NO_MOVE else (m & 0xFF)
+    tt_move[slot] = np.int32((total << 8) | mv)
     return slot
 
 
@@ -541,16 +604,21 @@ def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
     return np.uint64(0)
 
 
+def entry_bytes() -> int:
+    """Bytes a table entry takes (the arrays of ``tt_new``)."""
+    return KEYW * 8 + 8 + 2 + 2 + 4 + 7 * 8
+
+
 @njit(**JIT)
 def tt_new(bits):
     size = 1 << bits
     return (np.zeros((size, KEYW), np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int16),
-            np.zeros(size, np.int16), np.full(size, -1, np.int8), np.zeros((size, 7), np.uint64))
+            np.zeros(size, np.int16), np.zeros(size, np.int32), np.zeros((size, 7), np.uint64))
 
 
 @njit(inline='always', **JIT)
 def _hash(key, tag, salt):
-    h = (np.uint64(tag) ^ (salt << np.uint64(40))) * _H5
+    h = (np.uint64(tag) * _H5) ^ (salt * _H3)
     for i in range(KEYW):
         h ^= key[i]
         h *= _H1
@@ -866,11 +934,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     u_win = np.zeros(maxp, np.int64)
     u_tval = np.zeros(maxp, np.int64)
     key = np.zeros((maxp, KEYW), np.uint64)
-    own = np.zeros((maxp, 7), np.uint64)
+    own = np.zeros((maxp, OWNW), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
     class_bits, classes_ok = value_classes(values, bird_mask)
     tag_a = np.zeros(maxp, np.int64)
     best = np.zeros(maxp, np.int64)
+    n_at = np.zeros(maxp, np.int64)  # the node count when ply p was entered
     sp_disc = np.zeros(6, np.bool_)
     sp_vals = np.empty(16, np.int64)
     sp_h2 = np.empty(6, np.uint64)
@@ -904,6 +973,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     while True:
         if state == _ENTER:
             nodes += 1
+            n_at[p] = nodes
             bd[p] = False
             bm[p] = NO_MOVE
             rel[p] = 0
@@ -1069,8 +1139,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 relc = _compress_lanes(relevant_closure(rr, live_all), live_all)
                 if stats.shape[0] > 1000:
                     log_store(stats, hands, n, leader, dtr, f, res, relevant_closure(rr, live_all))
-                table_store(key[p], own[p], relc, tag_a[p], gen, f if res else -1, f if not res else 32767,
-                            bm[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways)
+                table_store(key[p], own[p], relc, live_all, tag_a[p], gen, f if res else -1, f if not res else 32767,
+                            bm[p], nodes - n_at[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways)
             if p == 0:
                 break
             p -= 1

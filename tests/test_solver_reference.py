@@ -191,7 +191,7 @@ def test_custom_counters_beyond_the_table_key_equal_reference(counters):
         pos = api._position(deal, trump, declarer, leader, "W", ())
         class_bits, ok = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
         kp = np.zeros(kernel.KEYW, np.uint64)
-        own = np.zeros(7, np.uint64)
+        own = np.zeros(kernel.OWNW, np.uint64)
         live = np.uint64(0)
         for h in pos.hands:
             live |= h

@@ -41,7 +41,7 @@ def _deal_of(deal, enc, words):
 
 def _key(hands, n, live, class_bits):
     kp = np.zeros(kernel.KEYW, np.uint64)
-    own = np.zeros(7, np.uint64)
+    own = np.zeros(kernel.OWNW, np.uint64)
     kernel.table_key(np.array(hands, np.uint64), n, np.uint64(live), class_bits, kp, own)
     return kp, own
 
@@ -109,3 +109,82 @@ def test_stored_bounds_hold_wherever_they_match(spec):
                                                          "stored", f, "true", v2)
     assert stores > 50
     assert checked_matches > 0
+
+
+@pytest.mark.parametrize("spec", ["bridge", "hasbro"])
+def test_entry_found_from_every_matching_position(spec):
+    """An entry sits in one bucket, picked by how many ranks it needs (under
+    `bridge`, the owners of the top one or two cards of every color when it
+    depends on them); a lookup from any position that matches it on those
+    ranks finds it, and one that differs on a relevant rank does not."""
+    rules = Rules.from_spec(spec)
+    rng = random.Random(5)
+    found = not_found = 0
+    for _ in range(200):
+        deal = random_endgame(rules, rng.choice((3, 4, 5)), rng)
+        trump = rng.choice(rules.trumps)
+        pos = api._position(deal, trump, 0, 0, "W", ())
+        n = rules.seats
+        class_bits, _ = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
+        words = [int(h) for h in pos.hands]
+        live = 0
+        for w in words:
+            live |= w
+        # relevant: the top k live cards of each color, k drawn per color
+        relevant = 0
+        for lane in range(4):
+            cards = sorted((b for b in range(16 * lane, 16 * lane + 16) if (live >> b) & 1), reverse=True)
+            for b in cards[:rng.randint(0, len(cards))]:
+                relevant |= 1 << b
+        kp, own = _key(words, n, live, class_bits)
+        relc = kernel._compress_lanes(np.uint64(relevant), np.uint64(live))
+        tag = kernel.make_tag(1, np.uint64(live), 0, 0)
+        tt = kernel.tt_new(10)
+        kernel.table_store(kp, own, relc, np.uint64(live), tag, 1, 3, 3, -1, 10, *tt, TT_WAYS)
+        for _ in range(SHUFFLES):
+            moved = list(words)
+            for lane in range(4):
+                cards = [b for b in range(16 * lane, 16 * lane + 16) if (live >> b) & 1 and not (relevant >> b) & 1]
+                owners = [next(s for s in range(n) if (moved[s] >> b) & 1) for b in cards]
+                rng.shuffle(owners)
+                for b in cards:
+                    for s in range(n):
+                        moved[s] &= ~(1 << b)
+                for b, o in zip(cards, owners):
+                    moved[o] |= 1 << b
+            kp2, own2 = _key(moved, n, live, class_bits)
+            if not (kp2 == kp).all():
+                continue  # other lengths or worth: another exact key
+            slot, _ = kernel.table_lookup(kp2, own2, tag, 3, *tt, TT_WAYS)
+            assert slot >= 0, (deal.rdn(), hex(relevant), moved)
+            found += 1
+        # swap a relevant card with a card of the same color in another
+        # hand: same lengths, other owners on a relevant rank: no match
+        swaps = [(a, b) for a in range(64) if (relevant >> a) & 1 for b in range(64)
+                 if (live >> b) & 1 and a // 16 == b // 16
+                 and next(s for s in range(n) if (words[s] >> a) & 1) != next(s for s in range(n) if (words[s] >> b) & 1)]
+        if swaps:
+            a, b = rng.choice(swaps)
+            moved = [w ^ ((1 << a) | (1 << b)) if ((w >> a) & 1) != ((w >> b) & 1) else w for w in words]
+            kp2, own2 = _key(moved, n, live, class_bits)
+            slot, _ = kernel.table_lookup(kp2, own2, tag, 3, *tt, TT_WAYS)
+            assert slot < 0, (deal.rdn(), hex(relevant), moved)
+            not_found += 1
+    assert found > 100 and not_found > 50
+
+
+@pytest.mark.parametrize("bits", [7, 32, "21", 2.5, True])
+def test_table_size_out_of_range_is_an_error(bits):
+    from rook_analyze.solver import RookError, Solver, solve_batch
+    with pytest.raises(RookError, match="tt_bits"):
+        Solver(tt_bits=bits)
+    with pytest.raises(RookError, match=repr(bits).replace(".", r"\.")):
+        solve_batch([], "B", 0, tt_bits=bits)
+
+
+def test_table_size_from_the_environment_is_checked(monkeypatch):
+    monkeypatch.setattr(api, "TT_BITS", "lots")
+    with pytest.raises(api.RookError, match="ROOK_ANALYZE_TT_BITS 'lots'"):
+        api.table_bits(None)
+    monkeypatch.setattr(api, "TT_BITS", 8)
+    assert api.table_bits(None) == 8
