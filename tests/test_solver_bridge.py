@@ -19,7 +19,8 @@ from endplay.dds import solve_board  # noqa: E402
 from endplay.types import Deal as EDeal, Denom, Player  # noqa: E402
 
 from naive import random_endgame  # noqa: E402
-from rook_analyze.solver import Card, Rules, card_values, random_deal, random_deals, solve  # noqa: E402
+from rook_analyze.solver import (Card, Rules, card_values, random_deal, random_deals, solve,  # noqa: E402
+                                 solve_batch)
 
 BRIDGE = Rules.preset("bridge")
 RANKS = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
@@ -85,12 +86,14 @@ def test_bridge_endings_equal_dds():
         assert got_cards == want_cards, where
 
 
-# Full deals take from under a second to minutes each, so the 200-deal run
-# is opt-in: ROOK_BRIDGE_DEALS=200 pytest -m slow -s tests/test_solver_bridge.py
-# (-s shows a line a deal; ROOK_BRIDGE_START=k skips the first k deals, to go
-# on from where an earlier run stopped).
-FULL_DEALS = int(os.environ.get("ROOK_BRIDGE_DEALS", "0"))
-FULL_START = int(os.environ.get("ROOK_BRIDGE_START", "0"))
+# The 200 seeded full deals run in CI: solve_batch spreads them over the
+# cores, with a table of 2^22 entries a thread (470 MB: the default 2^21
+# keeps to the 256 MB budget, and the two hardest deals take a third longer
+# with it). About six minutes on 2 cores, a third of it for the two hardest
+# deals. ROOK_BRIDGE_DEALS=k runs k deals instead (the same sequence).
+FULL_DEALS = int(os.environ.get("ROOK_BRIDGE_DEALS", "200"))
+FULL_SEED = 13
+FULL_TT_BITS = 22
 
 
 def _check_full(d, trump, declarer, leader):
@@ -101,36 +104,46 @@ def _check_full(d, trump, declarer, leader):
     assert (res.declarer_points, res.defender_points) == (want, 13 - want), where
 
 
-def _full_deal_check(count: int, seed: int, start: int = 0):
+def seeded_full_deals(count: int, seed: int = FULL_SEED):
+    """(deal, trump, declarer, leader or None) for the seeded full deals."""
     rng = random.Random(seed)
+    out = []
     for i, d in enumerate(random_deals(BRIDGE, count, seed=seed)):
         trump = rng.choice(BRIDGE.trumps)
         declarer = rng.randrange(4)
         # the preset's own first lead (left of declarer) half the time, any seat otherwise
         leader = None if i % 2 == 0 else rng.randrange(4)
-        if i < start:
-            continue
-        t0 = time.perf_counter()
-        _check_full(d, trump, declarer, leader)
-        print(f"bridge full deal {i}: equal to DDS ({time.perf_counter() - t0:.1f} s)", flush=True)
+        out.append((d, trump, declarer, leader))
+    return out
 
 
 def test_bridge_full_deals_equal_dds_smoke():
-    """Full 13-card deals in the default run: two that solve in about a second
-    (some deals take minutes, those are left to the slow test)."""
+    """Two full 13-card deals through ``solve``, one a trump suit, one notrump."""
     d = random_deal(BRIDGE, 2)
     _check_full(d, "B", 0, None)
     _check_full(d, "none", 2, 1)
 
 
-def test_bridge_full_deals_equal_dds_first_ten():
-    """The first 10 of the 200 random full deals of the opt-in run (the same
-    seeded sequence, not chosen for speed): about half a minute."""
-    _full_deal_check(10, seed=13)
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(FULL_DEALS <= 0, reason="set ROOK_BRIDGE_DEALS=200 to compare full deals with DDS")
 def test_bridge_full_deals_equal_dds():
-    """ROOK_BRIDGE_DEALS random full deals, trump including none, against DDS."""
-    _full_deal_check(FULL_DEALS, seed=13, start=FULL_START)
+    """FULL_DEALS (200) random full deals, trump including none, random
+    leader half the time: the declaring side's tricks equal DDS's."""
+    cases = seeded_full_deals(FULL_DEALS)
+    want = []
+    for d, trump, declarer, leader in cases:
+        lead = (declarer + 1) % 4 if leader is None else leader
+        want.append(_declarer_points(d, trump, declarer, lead, dds(d, trump, lead))[0])
+    done = [0]
+    t0 = time.perf_counter()
+
+    def progress(k):
+        done[0] += k
+        if done[0] % 20 == 0 or done[0] == len(cases):
+            print(f"bridge full deals: {done[0]} of {len(cases)} solved ({time.perf_counter() - t0:.0f} s)",
+                  flush=True)
+
+    got = solve_batch([c[0] for c in cases], [c[1] for c in cases], [c[2] for c in cases],
+                      [c[3] for c in cases], progress=progress, tt_bits=FULL_TT_BITS)
+    wrong = [(i, cases[i][0].rdn(), cases[i][1], cases[i][2], cases[i][3], int(got[i]), want[i])
+             for i in range(len(cases)) if got[i] != want[i]]
+    assert not wrong, wrong
+    assert len(cases) == FULL_DEALS
