@@ -46,6 +46,22 @@ def _key(hands, n, live, class_bits):
     return kp, own
 
 
+def _shuffle_irrelevant(words, n, live, relevant, rng):
+    """The hands with the cards outside the relevant ranks dealt to other
+    owners (each color's such cards shuffled among their holders)."""
+    moved = list(words)
+    for lane in range(4):
+        cards = [b for b in range(16 * lane, 16 * lane + 16) if (live >> b) & 1 and not (relevant >> b) & 1]
+        owners = [next(s for s in range(n) if (moved[s] >> b) & 1) for b in cards]
+        rng.shuffle(owners)
+        for b in cards:
+            for s in range(n):
+                moved[s] &= ~(1 << b)
+        for b, o in zip(cards, owners):
+            moved[o] |= 1 << b
+    return moved
+
+
 @pytest.mark.parametrize("spec", CONFIGS)
 def test_stored_bounds_hold_wherever_they_match(spec):
     rules = Rules.from_spec(spec)
@@ -88,18 +104,7 @@ def test_stored_bounds_hold_wherever_they_match(spec):
                 live |= w
             kp, _ = _key(words, n, live, class_bits)
             for _ in range(SHUFFLES):
-                # deal the cards outside the relevant ranks to other owners
-                moved = list(words)
-                for lane in range(4):
-                    cards = [b for b in range(16 * lane, 16 * lane + 16)
-                             if (live >> b) & 1 and not (relevant >> b) & 1]
-                    owners = [next(s for s in range(n) if (moved[s] >> b) & 1) for b in cards]
-                    rng.shuffle(owners)
-                    for b in cards:
-                        for s in range(n):
-                            moved[s] &= ~(1 << b)
-                    for b, o in zip(cards, owners):
-                        moved[o] |= 1 << b
+                moved = _shuffle_irrelevant(words, n, live, relevant, rng)
                 kp2, _ = _key(moved, n, live, class_bits)
                 if not (kp2 == kp).all():
                     continue  # not a match for the entry (other worth in some hand)
@@ -142,16 +147,7 @@ def test_entry_found_from_every_matching_position(spec):
         tt = kernel.tt_new(10)
         kernel.table_store(kp, own, relc, np.uint64(live), tag, 1, 3, 3, -1, 10, *tt, TT_WAYS)
         for _ in range(SHUFFLES):
-            moved = list(words)
-            for lane in range(4):
-                cards = [b for b in range(16 * lane, 16 * lane + 16) if (live >> b) & 1 and not (relevant >> b) & 1]
-                owners = [next(s for s in range(n) if (moved[s] >> b) & 1) for b in cards]
-                rng.shuffle(owners)
-                for b in cards:
-                    for s in range(n):
-                        moved[s] &= ~(1 << b)
-                for b, o in zip(cards, owners):
-                    moved[o] |= 1 << b
+            moved = _shuffle_irrelevant(words, n, live, relevant, rng)
             kp2, own2 = _key(moved, n, live, class_bits)
             if not (kp2 == kp).all():
                 continue  # other lengths or worth: another exact key
