@@ -348,13 +348,20 @@ def table_key(hands, n, live, class_bits, kp, own):
 
 
 @njit(inline='always', **JIT)
+def _top_level(own):
+    """The highest bucket level of a position: 2 where no card is worth
+    points (``table_key`` set its salts), else 0 (one bucket a key)."""
+    return 2 if own[7] != 0 else 0
+
+
+@njit(inline='always', **JIT)
 def entry_level(relc, live, own):
     """The bucket level of an entry with relevant ranks ``relc``: 2 when
     they hold the top two live cards of every color (all of a shorter
     one), 1 the top card, else 0; always 0 where positions have one bucket."""
-    if own[7] == 0:
+    lev = _top_level(own)
+    if lev == 0:
         return 0
-    lev = 2
     for lane in range(4):
         sh = np.uint64(16 * lane)
         k = popcount((relc >> sh) & LANE)
@@ -365,19 +372,14 @@ def entry_level(relc, live, own):
 
 
 @njit(inline='always', **JIT)
-def _level_ways(own, lev, ways):
-    """Entries a bucket of this level holds: level 0 gathers the most."""
-    if lev == 0 and own[7] != 0:
-        return ways * L0_WAYS
-    return ways
-
-
-@njit(inline='always', **JIT)
-def _level_salt(own, lev):
-    """The bucket salt of a position at a level (0: the exact key alone)."""
+def _level_bucket(kp, tag, own, lev, size, ways):
+    """(first slot, entries) of a position's bucket at a level: level 0 is
+    keyed on the exact key alone and, where there are levels, holds
+    L0_WAYS times as many entries; levels 1 and 2 add their salt."""
     if lev == 0:
-        return np.uint64(0)
-    return own[5 + lev]
+        wl = ways * L0_WAYS if _top_level(own) > 0 else ways
+        return _bucket(kp, tag, np.uint64(0), size, wl), wl
+    return _bucket(kp, tag, own[5 + lev], size, ways), ways
 
 
 @njit(inline='always', **JIT)
@@ -452,18 +454,15 @@ def table_find(kp, own, relc, lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, w
     (0: any). Else -1 - the slot to claim for it in the bucket of level
     ``lev`` (``table_victim``)."""
     size = tt_key.shape[0]
-    top = 2 if own[7] != 0 else 0
-    for lv in range(top + 1):
-        wl = _level_ways(own, lv, ways)
-        base = _bucket(kp, tag, _level_salt(own, lv), size, wl)
+    for lv in range(_top_level(own) + 1):
+        base, wl = _level_bucket(kp, tag, own, lv, size, ways)
         for w in range(wl):
             e = base + w
             if tt_tag[e] == tag:
                 r = tt_part[e, 6]
                 if (r | relc) == r and _part_match(own, tt_part, e, r) and _same_key(tt_key, e, kp):
                     return e
-    wl = _level_ways(own, lev, ways)
-    base = _bucket(kp, tag, _level_salt(own, lev), size, wl)
+    base, wl = _level_bucket(kp, tag, own, lev, size, ways)
     return -1 - table_victim(base, gen, tt_tag, tt_move, wl)
 
 
@@ -490,10 +489,9 @@ def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_p
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
     size = tt_key.shape[0]
     hint = NO_MOVE
-    top = 2 if own[7] != 0 else 0
+    top = _top_level(own)
     for i in range(top + 1):
-        wl = _level_ways(own, top - i, ways)
-        base = _bucket(kp, tag, _level_salt(own, top - i), size, wl)
+        base, wl = _level_bucket(kp, tag, own, top - i, size, ways)
         for w in range(wl):
             e = base + w
             if tt_tag[e] == tag and _part_match(own, tt_part, e, tt_part[e, 6]) and _same_key(tt_key, e, kp):
