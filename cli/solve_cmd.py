@@ -12,6 +12,7 @@ from rook_analyze.cli.common import (SEAT, TRUMP, check_trump, checked, compile_
                                      progress, read_deal_lines, rules_option)
 from rook_analyze.solver import Card, Rules, card_values
 from rook_analyze.solver import solve as solve_deal
+from rook_analyze.solver.api import table_bits
 from rook_analyze.solver.cards import canonical_key
 
 COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
@@ -85,6 +86,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     streaming = fmt in ("jsonl", "csv")
     if fmt == "csv":
         click.echo(format_csv([], columns), nl=False)
+    checked(table_bits, None)  # a bad ROOK_ANALYZE_TT_BITS is no fault of the first deal
     compile_notice(("solve", "card_values") if with_cards else ("solve",))
     records = []
     with progress(len(deals), "solving", unit="deal") as bar:

@@ -227,3 +227,12 @@ def test_readme_python_example_runs(capsys):
     declarer, defender, nodes, ms = out[0].split()
     assert int(declarer) + int(defender) == 120 and int(nodes) > 0 and float(ms) > 0
     assert json.loads(out[1].replace("'", '"'))
+
+
+def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeypatch):
+    monkeypatch.setattr("rook_analyze.solver.api.TT_BITS", "lots")
+    result = run(*solve_args(), deals(SMALL, 1, 1)[0])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        "Error: ROOK_ANALYZE_TT_BITS 'lots': the table size must be an integer from 8 to 31 "
+        "(log2 of its entries, 112 bytes each)"]
