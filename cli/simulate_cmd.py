@@ -53,7 +53,7 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     Examples:
       rook-analyze simulate --rules hasbro --deals 100000 --out runs/hasbro --seed 1
       rook-analyze simulate --rules hasbro --deals 100000 --out runs/hasbro --seed 1 --resume
-      rook-analyze simulate --rules full --deals 5000 --out runs/full --scheduler tcp://10.0.0.5:8786
+      rook-analyze simulate --rules hasbro --deals 1000000 --out runs/big --scheduler tcp://10.0.0.5:8786
     """
     from rook_analyze.analysis.simulate import simulate as run
 
