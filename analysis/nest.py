@@ -481,18 +481,21 @@ class NestRecommendation:
     margin: float = DEFAULT_MARGIN
 
     def text(self) -> str:
-        s = f"trump {self.trump}, discard {self.discard.rdn()}: {self.mean:.1f} +- {_fmt(self.se)} points"
-        if self.p_make is not None:
-            s += f", P(make) {self.p_make:.3f}"
-        if self.gap is not None:
-            s += f"; {self.gap:.1f} +- {_fmt(self.gap_se)} ahead of the runner-up"
+        # what the option is comes first, so the remark about the heuristic
+        # cannot be read as one about the runner-up
+        s = f"trump {self.trump}, discard {self.discard.rdn()}"
         if self.policy and self.lead is not None:
             s += (f" (the heuristic's choice, kept: trump {self.best_trump}, discard {self.best_discard.rdn()} "
                   f"measured {self.lead:.1f} +- {_fmt(self.lead_se)} better, under {self.margin:g} se)")
         elif self.policy:
             s += " (the heuristic's choice)"
-        elif self.lead is not None:
-            s += f" ({self.lead:.1f} +- {_fmt(self.lead_se)} better than the heuristic's choice)"
+        s += f": {self.mean:.1f} +- {_fmt(self.se)} points"
+        if self.p_make is not None:
+            s += f", P(make) {self.p_make:.3f}"
+        if self.gap is not None:
+            s += f"; {self.gap:.1f} +- {_fmt(self.gap_se)} ahead of the runner-up"
+        if not self.policy and self.lead is not None:
+            s += f"; {self.lead:.1f} +- {_fmt(self.lead_se)} better than the heuristic's choice"
         return s
 
 

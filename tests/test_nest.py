@@ -284,5 +284,8 @@ def test_the_policy_choice_is_the_yardstick(report):
     assert kept.recommendation.policy and kept.options.iloc[0]["policy"]
     assert (kept.recommendation.best_trump, kept.recommendation.best_discard) == (rec.trump, rec.discard)
     assert kept.options.iloc[1]["gap"] == pytest.approx(-rec.lead)  # the runner-up measured better
-    assert "the heuristic's choice, kept" in kept.recommendation.text()
+    # the remark about the heuristic names the recommended option, not the runner-up
+    k = kept.recommendation
+    assert k.text().startswith(f"trump {k.trump}, discard {k.discard.rdn()} (the heuristic's choice, kept: ")
+    assert "better than the heuristic's choice" in rec.text() and "(the heuristic's choice" not in rec.text()
     assert kept.detail["points"].sum() == free.detail["points"].sum()  # the margin changes no solve
