@@ -287,10 +287,13 @@ def format_csv(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | No
 # -------------------------------------------------------------- deal input
 def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, str]]:
     """The deals of a command: ``deal`` (text, or ``-`` for standard input) or
-    an open ``file``; one deal a line, blank and ``#`` lines skipped.
+    an open ``file``; one deal a line, blank and ``#`` lines skipped. With
+    neither, standard input when it is not a terminal.
     Yields ``(where, text)`` with ``where`` naming the source and line."""
     if deal is not None and file is not None:
         raise BadInput("give a DEAL or --file PATH, not both")
+    if file is None and (deal is None or not deal.strip()) and sys.stdin is not None and not sys.stdin.isatty():
+        deal = "-"  # deals piped in (rook-analyze deal ... | rook-analyze solve ...)
     if file is None and (deal is None or not deal.strip()):
         raise BadInput("no deal: give a DEAL argument, --file PATH, or - to read standard input",
                        click.get_current_context(silent=True), hint=True)

@@ -18,7 +18,7 @@ from rook_analyze.solver import Rules, random_deals
                help="rdn: one deal a line (N / E / S / W / nest), ready for 'solve --file'; "
                     "json, jsonl, csv: fields deal, rules and one per hand (N, E, S, W, nest).")
 def deal(rules: Rules, count: int, seed: int | None, fmt: str) -> None:
-    """Print COUNT random deals, one RDN line each (hands and nest).
+    """Print --count random deals, one RDN line each (hands and nest).
 
     Each seat gets the preset's hand size, the nest its nest size, and any
     cards left over stay out of play. Reproducible per --seed and --rules.

@@ -49,7 +49,8 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     """The double-dummy value of each deal, from a trick boundary.
 
     DEAL is one deal in RDN (quoting optional), or - to read deals from
-    standard input; --file PATH reads a file. Files hold one deal a line;
+    standard input (also read when piped in and no DEAL is given); --file
+    PATH reads a file. Files hold one deal a line;
     blank lines and lines starting with # are skipped. A deal may be a full
     deal or a later position (every hand the same number of cards).
 

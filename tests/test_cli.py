@@ -15,6 +15,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from rook_analyze.cli import common
 from rook_analyze.cli.common import RookGroup, emit, format_table
 from rook_analyze.cli.main import main
 from rook_analyze.solver import PRESETS, Deal, RulesError, random_deals
@@ -167,9 +168,20 @@ def test_solve_duplicate_card_and_wrong_deck():
     assert_bad_input(run("solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", d), "hasbro")
 
 
-def test_solve_needs_a_deal():
-    assert_bad_input(run(*SOLVE), "DEAL")
+def test_solve_needs_a_deal(monkeypatch):
+    # nothing piped in (the runner's standard input is never a terminal): read, and found empty
+    assert_bad_input(run(*SOLVE), "no deals in the input")
     assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both")
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    # at a terminal standard input is not read unless asked for with -
+    monkeypatch.setattr(sys, "stdin", Terminal(_a_deal()))
+    with pytest.raises(click.UsageError, match="no deal: give a DEAL argument"):
+        list(common.read_deal_lines(None))
+    assert [text for _, text in common.read_deal_lines("-")] == [_a_deal()]
 
 
 def test_bad_line_in_a_deal_file_names_the_line(tmp_path):

@@ -88,9 +88,12 @@ def test_file_and_stdin_give_one_record_per_deal(tmp_path):
                                                 input=path.read_text())).stdout.splitlines()]
     from_dash_file = json.loads(ok(run(*solve_args(), "--format", "json", "--file", "-",
                                        input=path.read_text())).stdout)
-    assert [r["deal"] for r in from_file] == texts
-    for a, b, c in zip(from_file, from_stdin, from_dash_file):
-        assert a["declarer_points"] == b["declarer_points"] == c["declarer_points"]
+    # piped in with no DEAL and no --file (the runner's standard input is not a terminal)
+    from_pipe = [json.loads(s) for s in ok(run(*solve_args(), "--format", "jsonl",
+                                               input=path.read_text())).stdout.splitlines()]
+    assert [r["deal"] for r in from_file] == [r["deal"] for r in from_pipe] == texts
+    for a, b, c, d in zip(from_file, from_stdin, from_dash_file, from_pipe):
+        assert a["declarer_points"] == b["declarer_points"] == c["declarer_points"] == d["declarer_points"]
     for rec, text in zip(from_file, texts):
         assert rec["declarer_points"] == solve(Deal.from_rdn(text, SMALL), "Y", "E").declarer_points
 
@@ -236,3 +239,9 @@ def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeyp
     assert result.stderr.strip().splitlines() == [
         "Error: ROOK_ANALYZE_TT_BITS 'lots': the table size must be an integer from 8 to 31 "
         "(log2 of its entries, 112 bytes each)"]
+
+
+def test_nothing_piped_in_is_bad_input():
+    result = run(*solve_args(), input="# only a comment\n\n")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "Error: no deals in the input (blank lines and # lines are skipped)\n"
