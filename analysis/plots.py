@@ -28,7 +28,7 @@ def bid_curve(report: "HandReport") -> Figure:
 
     bids = report.bids
     x = bids["bid"].to_numpy()
-    fig = Figure(figsize=(8, 5), layout="constrained")
+    fig = Figure(figsize=(8, 6), layout="constrained")
     FigureCanvasAgg(fig)  # files only, never a window
     ax = fig.add_subplot()
     p_color, ev_color = "tab:blue", "tab:orange"
@@ -59,7 +59,8 @@ def bid_curve(report: "HandReport") -> Figure:
 
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = ev_ax.get_legend_handles_labels()
-    ax.legend(handles + h2, labels + l2, loc="upper right", fontsize="small", framealpha=0.9)
+    # below the axes: inside, any corner hides the curve of some hand
+    fig.legend(handles + h2, labels + l2, loc="outside lower center", ncols=3, fontsize="small")
 
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn()}\n"
