@@ -38,6 +38,7 @@ FEATURE_TEXT = {
 }
 TARGETS = {"policy": "policy_points", "best": "best_points"}
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
+MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
 POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
@@ -190,7 +191,7 @@ def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], targ
 
 
 def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
-                  width: int = 5, min_rows: int = 20) -> pd.DataFrame:
+                  width: int = 5, min_rows: int = MIN_COUNT_ROWS) -> pd.DataFrame:
     """P(points >= bid) by hand count in steps of ``width``: the table to read at the table.
 
     Counts with fewer than ``min_rows`` hands are left out (too noisy)."""
@@ -404,6 +405,10 @@ def plot_report(report: Report):
             right.plot(by_count["count"] + width / 2, 100 * by_count[f"make_{b}"], marker="o", ms=3.5,
                        color=cmap2[k],
                        label=f"bid {b}")
+    else:
+        # an empty panel would look like a fault: say why it is empty
+        right.text(0.5, 0.6, f"too few hands at any one count\n(a point needs {MIN_COUNT_ROWS} hands: simulate more deals)",
+                   transform=right.transAxes, ha="center", va="center", fontsize=10, color="dimgrey")
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
     right.set_xlabel("hand count of the dealt hand (before the nest)")
@@ -411,7 +416,8 @@ def plot_report(report: Report):
     right.set_title("Chance to make a bid, by hand count")
     right.set_ylim(-2, 102)
     right.grid(alpha=0.3)
-    right.legend(fontsize=8, loc="upper left")
+    if not by_count.empty:
+        right.legend(fontsize=8, loc="upper left")
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"

@@ -9,7 +9,7 @@ import click
 import pandas as pd
 
 from rook_analyze.cli.common import BadInput, format_table, output_format, plain, records_of
-from rook_analyze.analysis.report import FEATURE_TEXT, TARGETS, Report
+from rook_analyze.analysis.report import FEATURE_TEXT, MIN_COUNT_ROWS, TARGETS, Report
 
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -109,7 +109,7 @@ def render_table(rep: Report) -> str:
         "Chance to make each bid (% of hands), by hand-count group:",
         format_table(records_of(_percent(rep.bid_success))),
         "",
-        "Chance to make each bid (% of hands), by hand count (count 65 = 65 to 69; groups of 20+ hands):",
+        f"Chance to make each bid (% of hands), by hand count (count 65 = 65 to 69; groups of {MIN_COUNT_ROWS}+ hands):",
         format_table(records_of(_percent(rep.make_by_count))) if not rep.make_by_count.empty else "  (too few hands)",
         "",
         "Trump choice:",

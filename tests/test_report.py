@@ -4,6 +4,7 @@ tables, trump and seat statistics, the three output formats and the plot."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 
@@ -120,6 +121,15 @@ def test_cli_formats(dataset):
                 and row["column"] == "make_100"]
     assert float(make_100[0]["value"]) == pytest.approx(
         [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]["make_100"])
+
+
+def test_plot_says_why_the_by_count_panel_is_empty(dataset):
+    rep = build_report(dataset)
+    few = dataclasses.replace(rep, make_by_count=rep.make_by_count.iloc[0:0])
+    right = plot_report(few).get_axes()[1]
+    assert right.get_legend() is None and len(right.get_lines()) == 1  # the even-chance line alone
+    assert any("too few hands" in t.get_text() for t in right.texts)
+    assert not any("too few hands" in t.get_text() for t in plot_report(rep).get_axes()[1].texts)
 
 
 def test_plot_reads_without_explanation(dataset, tmp_path):
