@@ -1005,29 +1005,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     rv = pts + got
                     state = _RETURN
                     continue
-                # quick bounds: top trumps keep their points; the side on lead
-                # can cash its top cards
+                # quick bound: top trumps keep their points (cheap and often
+                # decisive, so before the table)
                 tdecl, tdef, trel = top_trump_points(hands, n, side, values, trump_lane, tp)
                 if tdecl >= need or ub - tdef < need:
                     rv = pts + (tdecl if tdecl >= need else ub - tdef)
                     rr = trel
-                    if stats.shape[0] > 4:
-                        stats[3] += 1
-                    state = _RETURN
-                    continue
-                sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
-                                       sp_disc, sp_vals)
-                if side[leader] == 1:
-                    if sp >= need:
-                        rv = pts + sp
-                        rr = srel
-                        if stats.shape[0] > 4:
-                            stats[3] += 1
-                        state = _RETURN
-                        continue
-                elif ub - sp < need:
-                    rv = pts + ub - sp
-                    rr = srel
                     if stats.shape[0] > 4:
                         stats[3] += 1
                     state = _RETURN
@@ -1052,8 +1035,26 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[2] += 1
                     state = _RETURN
                     continue
-                # the table had nothing: a costlier quick bound, leading to a
-                # partner's winner
+                # the table had nothing: the side on lead can cash its top
+                # cards (after the table: a hit saves computing it)
+                sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
+                                       sp_disc, sp_vals)
+                if side[leader] == 1:
+                    if sp >= need:
+                        rv = pts + sp
+                        rr = srel
+                        if stats.shape[0] > 4:
+                            stats[3] += 1
+                        state = _RETURN
+                        continue
+                elif ub - sp < need:
+                    rv = pts + ub - sp
+                    rr = srel
+                    if stats.shape[0] > 4:
+                        stats[3] += 1
+                    state = _RETURN
+                    continue
+                # a costlier quick bound still, leading to a partner's winner
                 linfo = lead_lanes(hands, leader, n, side, trump_lane)
                 ep, erel = entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
                                         tp, sp_disc, sp_vals, sp_h2, linfo)
