@@ -359,6 +359,15 @@ def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
         click.echo("compiling the solver (first run only)...", err=True)
 
 
+def slow_hands_notice(rules: Any, solves: int) -> None:
+    """Warn on standard error, before a long wait, when the hands are long
+    enough (12 cards or more, with counters: ``full``) that one solve takes
+    minutes at the solver's present speed."""
+    if rules.hand_size >= 12 and rules.counters:
+        click.echo(f"note: {rules.hand_size}-card hands with counters take minutes a solve at the solver's "
+                   f"present speed, and this run makes {solves:,} solves; try a few samples first", err=True)
+
+
 def progress(total: int | None, desc: str, **kw: Any):
     """A tqdm bar on standard error, shown only when it is a terminal."""
     from tqdm import tqdm

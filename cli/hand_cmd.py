@@ -8,7 +8,7 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
-                                     output_format, progress, rounded_records, rules_option)
+                                     output_format, progress, rounded_records, rules_option, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -81,6 +81,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
     # bad hands, known cards and impossible constraints fail here, before any solve
     checked(lambda: DealSampler(rules, seat, cards, known=list(known), constraints=parsed))
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
+    slow_hands_notice(rules, samples * 4)
     with progress(samples * 4, "solving", unit="solve", delay=1.0) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat, dealer=dealer, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,

@@ -10,7 +10,7 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         planned_solves)
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit_report, format_table,
-                                     output_format, progress, rounded_records, rules_option)
+                                     output_format, progress, rounded_records, rules_option, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "score": 1, "gap": 1, "gap_se": 2, "quick": 1}
@@ -100,6 +100,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     pool = checked(lambda: nest_candidates(cards, nest_cards, rules, limit=candidates, trumps=trumps or None))
     total = planned_solves(halving_schedule(len(pool), samples))
     compile_notice()
+    slow_hands_notice(rules, total)
     with progress(total, "solving", unit="solve", delay=1.0) as bar:
         report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat, dealer=dealer, bid=bid,
                                                samples=samples, seed=seed, top=top, candidates=candidates,

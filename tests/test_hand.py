@@ -205,3 +205,19 @@ def test_defenders_solved_apart_when_the_game_is_not_zero_sum():
         totals.append(row["points"] + row["defender_points"] - played.total_points())
     # the two sides' values do not add up to a constant: the bonus goes to one side or to nobody
     assert set(totals) == {0, 20}
+
+
+def test_long_hands_are_announced_before_the_wait(monkeypatch):
+    # stop where the solving would start: what was said by then is the point
+    from rook_analyze.cli import hand_cmd
+
+    def stop(*args, **kwargs):
+        raise ConstraintError("stopped before solving")
+
+    monkeypatch.setattr(hand_cmd, "analyze_hand", stop)
+    full = CliRunner().invoke(main, ["hand", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14",
+                                     "--rules", "full", "--samples", "3"])
+    assert full.exit_code == 2 and "stopped before solving" in full.stderr
+    assert "note: 13-card hands with counters take minutes a solve" in full.stderr and "12 solves" in full.stderr
+    short = CliRunner().invoke(main, ["hand", STRONG, "--rules", "hasbro", "--samples", "3"])
+    assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr

@@ -289,3 +289,16 @@ def test_the_policy_choice_is_the_yardstick(report):
     assert k.text().startswith(f"trump {k.trump}, discard {k.discard.rdn()} (the heuristic's choice, kept: ")
     assert "better than the heuristic's choice" in rec.text() and "(the heuristic's choice" not in rec.text()
     assert kept.detail["points"].sum() == free.detail["points"].sum()  # the margin changes no solve
+
+
+def test_long_hands_are_announced_before_the_wait(monkeypatch):
+    from rook_analyze.cli import nest_cmd
+
+    def stop(*args, **kwargs):
+        raise ConstraintError("stopped before solving")
+
+    monkeypatch.setattr(nest_cmd, "analyze_nest", stop)
+    r = CliRunner().invoke(main, ["nest", "--rules", "full", "--hand", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14",
+                                  "--nest", "B1 R1 Y1 G1 G2"])
+    assert r.exit_code == 2 and "stopped before solving" in r.stderr
+    assert "note: 13-card hands with counters take minutes a solve" in r.stderr
