@@ -292,11 +292,11 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
     Yields ``(where, text)`` with ``where`` naming the source and line."""
     if deal is not None and file is not None:
         raise BadInput("give a DEAL or --file PATH, not both")
-    if file is None and (deal is None or not deal.strip()) and sys.stdin is not None and not sys.stdin.isatty():
-        deal = "-"  # deals piped in (rook-analyze deal ... | rook-analyze solve ...)
     if file is None and (deal is None or not deal.strip()):
-        raise BadInput("no deal: give a DEAL argument, --file PATH, or - to read standard input",
-                       click.get_current_context(silent=True), hint=True)
+        if sys.stdin is None or sys.stdin.isatty():
+            raise BadInput("no deal: give a DEAL argument, --file PATH, or - to read standard input",
+                           click.get_current_context(silent=True), hint=True)
+        deal = "-"  # deals piped in (rook-analyze deal ... | rook-analyze solve ...)
     if file is None and deal.strip() != "-":
         yield "DEAL", deal
         return
@@ -359,7 +359,7 @@ def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
         click.echo("compiling the solver (first run only)...", err=True)
 
 
-def slow_hands_notice(rules: Any, solves: int) -> None:
+def slow_hands_notice(rules: Rules, solves: int) -> None:
     """Warn on standard error, before a long wait, when the hands are long
     enough (12 cards or more, with counters: ``full``) that one solve takes
     minutes at the solver's present speed."""

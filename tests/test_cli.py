@@ -169,8 +169,9 @@ def test_solve_duplicate_card_and_wrong_deck():
 
 
 def test_solve_needs_a_deal(monkeypatch):
-    # nothing piped in (the runner's standard input is never a terminal): read, and found empty
-    assert_bad_input(run(*SOLVE), "no deals in the input")
+    # nothing but comments piped in (the runner's standard input is never a terminal): read, and found empty
+    assert_bad_input(run(*SOLVE, input="# only a comment\n\n"),
+                     "no deals in the input (blank lines and # lines are skipped)")
     assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both")
 
     class Terminal(io.StringIO):

@@ -239,9 +239,3 @@ def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeyp
     assert result.stderr.strip().splitlines() == [
         "Error: ROOK_ANALYZE_TT_BITS 'lots': the table size must be an integer from 8 to 31 "
         "(log2 of its entries, 112 bytes each)"]
-
-
-def test_nothing_piped_in_is_bad_input():
-    result = run(*solve_args(), input="# only a comment\n\n")
-    assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == "Error: no deals in the input (blank lines and # lines are skipped)\n"
