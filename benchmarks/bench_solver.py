@@ -3,6 +3,7 @@
     python benchmarks/bench_solver.py --deals 30 --presets hasbro dixie40 kentucky
     python benchmarks/bench_solver.py --deals 5 --presets full bridge --dds
     python benchmarks/bench_solver.py --startup --batch 200 --memory 2000
+    python benchmarks/bench_solver.py --presets --dds-nodes 30
 
 Parts:
 - per preset: one thread, full random deals from the first trick (declarer N,
@@ -13,6 +14,11 @@ Parts:
   `rook-analyze solve` on one deal in a new process;
 - --batch N: solve_batch on N hasbro deals with 1 and 2 threads (speed-up);
 - --memory N: resident memory before, during and after solve_batch over N deals.
+- --dds-nodes N: search nodes against DDS's own count (``SolveBoard``'s
+  ``futureTricks.nodes``, one best card, the same target search) on N random
+  bridge endings of 5 to 11 cards a hand: where, and how fast with the
+  number of tricks, the gap to DDS grows (--dds-max-cards: the largest
+  size, 13 for full deals).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import time
 
 import numpy as np
 
-from rook_analyze.solver import COLORS, Rules, Solver, random_deal, solve_batch
+from rook_analyze.solver import COLORS, Deal, Hand, Rules, Solver, random_deal, solve_batch
 
 
 def longest_color(hand) -> str:
@@ -82,6 +88,54 @@ def _dds_ms(deal, trump: str, leader: int) -> float:
     t0 = time.perf_counter()
     solve_board(e)
     return (time.perf_counter() - t0) * 1000.0
+
+
+def _edeal(deal, trump: str, leader: int):
+    from endplay.types import Deal as EDeal, Denom, Player
+
+    ranks = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
+    hands = []
+    for hand in deal.hands:
+        suits = []
+        for color in COLORS:
+            nums = sorted((c.number for c in hand if c.color == color), reverse=True)
+            suits.append("".join(ranks.get(x, str(x)) for x in nums))
+        hands.append(".".join(suits))
+    e = EDeal.from_pbn("N:" + " ".join(hands))
+    e.first = Player(leader)
+    e.trump = {"B": Denom.spades, "R": Denom.hearts, "Y": Denom.diamonds, "G": Denom.clubs,
+               "none": Denom.nt}[trump]
+    return e
+
+
+def bench_dds_nodes(n: int, seed: int, max_cards: int) -> list[dict]:
+    """Nodes against DDS's count on bridge endings of 5..max_cards cards a
+    hand (13: full deals); every value checked against DDS's."""
+    import endplay._dds as dds
+
+    rules = Rules.preset("bridge")
+    solver = Solver()
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(5, max_cards + 1):
+        ours, theirs, equal = [], [], 0
+        for _ in range(n):
+            full = random_deal(rules, rng)
+            hands = tuple(Hand.from_cards(list(rng.permutation(h.cards()))[:k]) for h in full.hands)
+            deal = Deal(rules, hands, Hand.from_cards([]))
+            trump = str(rng.choice(list(COLORS)))
+            leader = int(rng.integers(4))
+            fut = dds.futureTricks()
+            dds.SolveBoard(_edeal(deal, trump, leader)._data, -1, 1, 1, fut, 0)
+            theirs.append(fut.nodes)
+            res = solver.solve(deal, trump, leader, leader)
+            ours.append(res.nodes)
+            equal += res.declarer_points == fut.score[0]  # both: the leader's side's tricks
+        o, t = np.array(ours), np.array(theirs)
+        out.append({"cards_a_hand": k, "endings": n, "median_nodes": float(np.median(o)),
+                    "dds_median_nodes": float(np.median(t)), "ratio_of_medians": float(np.median(o) / np.median(t)),
+                    "median_ratio": float(np.median(o / np.maximum(t, 1))), "values_equal_dds": equal})
+    return out
 
 
 def bench_startup() -> dict:
@@ -152,6 +206,9 @@ def main() -> None:
     ap.add_argument("--startup", action="store_true")
     ap.add_argument("--batch", type=int, default=0)
     ap.add_argument("--memory", type=int, default=0)
+    ap.add_argument("--dds-nodes", type=int, default=0, metavar="N",
+                    help="N bridge endings a size (5..11 cards a hand): nodes against DDS's")
+    ap.add_argument("--dds-max-cards", type=int, default=11, choices=range(5, 14), metavar="K")
     args = ap.parse_args()
     results = []
     for spec in args.presets:
@@ -163,6 +220,9 @@ def main() -> None:
         print(json.dumps(bench_batch(args.batch, args.seed)), flush=True)
     if args.memory:
         print(json.dumps(bench_memory(args.memory, args.seed)), flush=True)
+    if args.dds_nodes:
+        for row in bench_dds_nodes(args.dds_nodes, args.seed, args.dds_max_cards):
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":
