@@ -69,28 +69,8 @@ def bench_preset(spec: str, deals: int, seed: int, dds: bool) -> dict:
     return out
 
 
-def _dds_ms(deal, trump: str, leader: int) -> float:
-    from endplay.dds import solve_board
-    from endplay.types import Deal as EDeal, Denom, Player
-
-    ranks = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
-    hands = []
-    for hand in deal.hands:
-        suits = []
-        for color in COLORS:
-            nums = sorted((c.number for c in hand if c.color == color), reverse=True)
-            suits.append("".join(ranks.get(x, str(x)) for x in nums))
-        hands.append(".".join(suits))
-    e = EDeal.from_pbn("N:" + " ".join(hands))
-    e.first = Player(leader)
-    e.trump = {"B": Denom.spades, "R": Denom.hearts, "Y": Denom.diamonds, "G": Denom.clubs,
-               "none": Denom.nt}[trump]
-    t0 = time.perf_counter()
-    solve_board(e)
-    return (time.perf_counter() - t0) * 1000.0
-
-
 def _edeal(deal, trump: str, leader: int):
+    """The deal as endplay's, the leader and trump set (B R Y G: spades hearts diamonds clubs)."""
     from endplay.types import Deal as EDeal, Denom, Player
 
     ranks = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "T"}
@@ -106,6 +86,15 @@ def _edeal(deal, trump: str, leader: int):
     e.trump = {"B": Denom.spades, "R": Denom.hearts, "Y": Denom.diamonds, "G": Denom.clubs,
                "none": Denom.nt}[trump]
     return e
+
+
+def _dds_ms(deal, trump: str, leader: int) -> float:
+    from endplay.dds import solve_board
+
+    e = _edeal(deal, trump, leader)
+    t0 = time.perf_counter()
+    solve_board(e)
+    return (time.perf_counter() - t0) * 1000.0
 
 
 def bench_dds_nodes(n: int, seed: int, max_cards: int) -> list[dict]:
