@@ -196,8 +196,9 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=0)
     ap.add_argument("--memory", type=int, default=0)
     ap.add_argument("--dds-nodes", type=int, default=0, metavar="N",
-                    help="N bridge endings a size (5..11 cards a hand): nodes against DDS's")
-    ap.add_argument("--dds-max-cards", type=int, default=11, choices=range(5, 14), metavar="K")
+                    help="N bridge endings a size (5 to --dds-max-cards cards a hand): nodes against DDS's")
+    ap.add_argument("--dds-max-cards", type=int, default=11, choices=range(5, 14), metavar="K",
+                    help="largest ending for --dds-nodes, 5..13 cards a hand (13: full deals; slow)")
     args = ap.parse_args()
     results = []
     for spec in args.presets:
