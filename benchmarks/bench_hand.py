@@ -9,11 +9,19 @@ that every repeat gave the same report.
 
     python benchmarks/bench_hand.py                    # both cases, 3 repeats
     python benchmarks/bench_hand.py --case hasbro --samples 200 --repeat 5
+    python benchmarks/bench_hand.py --nodes 25
+
+--nodes N measures the search on the work ``hand`` gives it rather than
+timing: the solver's nodes over ``hand``'s own solves (N samples of the
+README's hand and of the ``hasbro`` sample hand, each under all four
+trumps with the policy's discards, one thread) and the sum of the values,
+which a change to the search must leave as it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -21,6 +29,9 @@ import time
 from pathlib import Path
 
 from rook_analyze.analysis.hand import analyze_hand
+from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
+from rook_analyze.analysis.sampling import DealSampler
+from rook_analyze.solver import COLORS, Rules, Solver
 from rook_analyze.solver.api import default_threads
 
 CASES = {"full": (500, 10.0), "hasbro": (1000, 5.0)}  # samples, target seconds
@@ -37,6 +48,30 @@ def sample_hands(path: Path = HANDS) -> dict[str, str]:
     return hands
 
 
+README_HAND = "Rook B14 B12 B10 B7 R13 R10 Y14 G11"  # the README's first command
+
+
+def hand_nodes(samples: int, seed: int = 5) -> dict:
+    """Nodes and the value sum over ``hand``'s solves of two hasbro hands."""
+    rules = Rules.preset("hasbro")
+    solver = Solver()
+    nodes = values = solves = 0
+    t0 = time.perf_counter()
+    for hand in (README_HAND, sample_hands()["hasbro"]):
+        sampler = DealSampler(rules, 0, hand)
+        for i in range(samples):
+            deal = sampler.deal(i, seed)
+            cards = deal.hands[0] | deal.nest
+            for trump in COLORS:
+                played = take_nest(deal, 0, DEFAULT_POLICY.discard(cards, trump, rules))
+                res = solver.solve(played, trump, 0, dealer="W")
+                nodes += res.nodes
+                values += res.declarer_points
+                solves += 1
+    return {"solves": solves, "nodes": nodes, "value_sum": values,
+            "seconds_incl_compile": round(time.perf_counter() - t0, 1)}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--case", choices=sorted(CASES), action="append",
@@ -45,7 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, default=None, help="Solver threads (default: all cores).")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+                    help="Instead of timing: the solver's nodes on N samples of two hasbro hands (see above).")
     args = ap.parse_args(argv)
+    if args.nodes:
+        print(json.dumps(hand_nodes(args.nodes)))
+        return 0
 
     hands = sample_hands()
     threads = args.threads or default_threads()
