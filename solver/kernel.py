@@ -167,8 +167,8 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
     if wins:
         if last:
             return 1500 + 8 * v - rank  # win as cheaply as possible, with a counter if free
-        if top:
-            return 1400 + 4 * v
+        if top and (c >> 4) != trump_lane:
+            return 1400 + 4 * v  # a top trump wins later too: ruff or overtake cheaply first
         if tlen == 1 and (c >> 4) == (led >> 4):
             return -8 * v - rank  # second hand low
         return 1200 - rank
