@@ -164,6 +164,17 @@ def zero_sum(rules: Rules) -> bool:
     return rules.most_tricks is None or most_tricks_always_awarded(rules.most_tricks[0], rules.hand_size)
 
 
+def policy_plays(deal: Deal, seat: int, policy: NestPolicy, rules: Rules) -> dict[str, tuple[Hand, Deal]]:
+    """For each trump, the policy's discards from ``seat``'s hand + nest and
+    the deal played after it takes the nest: what a sample gives the solver."""
+    cards = deal.hands[seat] | deal.nest
+    plays = {}
+    for t in COLORS:
+        discard = policy.discard(cards, t, rules)
+        plays[t] = discard, take_nest(deal, seat, discard)
+    return plays
+
+
 def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: NestPolicy, dealer: int,
                threads: int | None, progress: Callable[[int], None] | None, out: _Results) -> None:
     rules = sampler.rules
@@ -175,13 +186,11 @@ def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: 
         cards = deal.hands[seat] | deal.nest
         out.deals.append(deal)
         out.policy_trump.append(policy.trump(cards, rules))
-        discards = {}
-        for t in COLORS:
-            discard = policy.discard(cards, t, rules)
-            discards[t] = discard
-            played.append(take_nest(deal, seat, discard))
+        plays = policy_plays(deal, seat, policy, rules)
+        for t, (_, after) in plays.items():
+            played.append(after)
             trumps.append(t)
-        out.discards.append(discards)
+        out.discards.append({t: discard for t, (discard, _) in plays.items()})
     pts = solve_batch(played, trumps, seat, None, dealer=dealer, threads=threads, progress=progress)
     pts = np.asarray(pts, np.int64).reshape(count, len(COLORS))
     out.points.append(pts)

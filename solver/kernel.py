@@ -224,9 +224,10 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
         s += history[c] if history[c] < 4095 else 4095
         if tlen > 0 and (bird_mask >> np.uint64(c)) & U1:
             # within a trick the bird goes last: the top trump wins whenever
-            # it is played, so it is seldom the way to win this trick, and
-            # where it may be played at any time (bird_play=any_time) the
-            # rules above made it the first winner tried on every trick
+            # it is played, so it is seldom the way to win this trick; the
+            # scores above prize it as a winner worth points (last to play,
+            # the first winner tried), and under bird_play=any_time that
+            # was on every trick its holder could win
             s -= 2000 * 4096
         if c == hint:
             s = 1 << 50
