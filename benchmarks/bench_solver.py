@@ -18,7 +18,8 @@ Parts:
   ``futureTricks.nodes``, one best card, the same target search) on N random
   bridge endings of 5 to 11 cards a hand: where, and how fast with the
   number of tricks, the gap to DDS grows (--dds-max-cards: the largest
-  size, 13 for full deals).
+  size, 13 for full deals). DDS counts trick starts only, so the ratio is
+  on this solver's trick starts (its count of every node is given too).
 """
 
 from __future__ import annotations
@@ -99,15 +100,25 @@ def _dds_ms(deal, trump: str, leader: int) -> float:
 
 def bench_dds_nodes(n: int, seed: int, max_cards: int) -> list[dict]:
     """Nodes against DDS's count on bridge endings of 5..max_cards cards a
-    hand (13: full deals); every value checked against DDS's."""
+    hand (13: full deals); every value checked against DDS's.
+
+    DDS's ``futureTricks.nodes`` counts trick starts only (its ``trickNodes``:
+    a node after the fourth card of a trick, whether the table or a quick
+    bound then settles it or not), so the ratio is taken on this solver's
+    trick starts; its count of every node (a card played) is given beside."""
     import endplay._dds as dds
 
+    from rook_analyze.solver import kernel
+    from rook_analyze.solver.api import _position
+    from rook_analyze.solver.config import TT_WAYS
+
     rules = Rules.preset("bridge")
-    solver = Solver()
+    tt = kernel.tt_new(21)
+    gen = 0
     rng = np.random.default_rng(seed)
     out = []
     for k in range(5, max_cards + 1):
-        ours, theirs, equal = [], [], 0
+        every, starts, theirs, equal = [], [], [], 0
         for _ in range(n):
             full = random_deal(rules, rng)
             hands = tuple(Hand.from_cards(list(rng.permutation(h.cards()))[:k]) for h in full.hands)
@@ -117,12 +128,18 @@ def bench_dds_nodes(n: int, seed: int, max_cards: int) -> list[dict]:
             fut = dds.futureTricks()
             dds.SolveBoard(_edeal(deal, trump, leader)._data, -1, 1, 1, fut, 0)
             theirs.append(fut.nodes)
-            res = solver.solve(deal, trump, leader, leader)
-            ours.append(res.nodes)
-            equal += res.declarer_points == fut.score[0]  # both: the leader's side's tricks
-        o, t = np.array(ours), np.array(theirs)
-        out.append({"cards_a_hand": k, "endings": n, "median_nodes": float(np.median(o)),
-                    "dds_median_nodes": float(np.median(t)), "ratio_of_medians": float(np.median(o) / np.median(t)),
+            pos = _position(deal, trump, leader, leader, "W", ())
+            stats = np.zeros(5, np.int64)
+            gen += 1
+            value = kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
+                                       pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats)
+            every.append(stats[0])
+            starts.append(stats[4])
+            equal += value == fut.score[0]  # both: the leader's side's tricks
+        e, o, t = np.array(every), np.array(starts), np.array(theirs)
+        out.append({"cards_a_hand": k, "endings": n, "median_nodes": float(np.median(e)),
+                    "median_trick_starts": float(np.median(o)), "dds_median_trick_nodes": float(np.median(t)),
+                    "ratio_of_medians": float(np.median(o) / np.median(t)),
                     "median_ratio": float(np.median(o / np.maximum(t, 1))), "values_equal_dds": equal})
     return out
 

@@ -42,6 +42,18 @@ NO_MOVE = -1
 L0_WAYS = 4  # level-0 buckets (``entry_level``) are this many times larger
 OWNW = 8  # words of a position's owner and worth planes (6), and its two bucket salts
 KEYW = 5  # exact key words: 2 of hand lengths, 3 holding the owner and worth masks of the cards worth points
+# a table record (``tt_new``): the exact key, the owner and worth planes on
+# the relevant ranks, the relevant ranks, and bounds with the best move
+R_KEY = 0
+R_PART = KEYW
+R_REL = KEYW + 6
+R_META = KEYW + 7
+REC_W = KEYW + 8
+# the two-trick cache (``tt_new``): 2**TWO_BITS entries of TWO_W words, the
+# exact position (every live card and its owner's seat bits), its tag, and
+# the bounds and relevant cards ``two_tricks`` found for it
+TWO_BITS = 14
+TWO_W = 8
 FOLD_MAX = 8  # cards worth points a color at most for those masks to fold into 32 bits
 
 _ENTER = 0
@@ -93,8 +105,44 @@ def _compress_lanes(x, rem):
 
 
 @njit(inline='always', **JIT)
+def _compress3(x0, x1, x2, rem):
+    """``_compress_lanes`` of three masks by the same ``rem`` (the table key
+    compresses its owner and worth planes together): each lane's part of
+    ``rem`` is unpacked once."""
+    o0 = np.uint64(0)
+    o1 = np.uint64(0)
+    o2 = np.uint64(0)
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        m = (rem >> sh) & LANE
+        if m == 0:
+            continue
+        i0 = (m & np.uint64(0xFF)) << np.uint64(8)
+        i1 = (m >> np.uint64(8)) << np.uint64(8)
+        up = np.uint64(popcount(m & np.uint64(0xFF)))
+        if x0:
+            v = (x0 >> sh) & LANE
+            o0 |= (np.uint64(PEXT8[i0 | (v & np.uint64(0xFF))]) | (np.uint64(PEXT8[i1 | (v >> np.uint64(8))]) << up)) << sh
+        if x1:
+            v = (x1 >> sh) & LANE
+            o1 |= (np.uint64(PEXT8[i0 | (v & np.uint64(0xFF))]) | (np.uint64(PEXT8[i1 | (v >> np.uint64(8))]) << up)) << sh
+        if x2:
+            v = (x2 >> sh) & LANE
+            o2 |= (np.uint64(PEXT8[i0 | (v & np.uint64(0xFF))]) | (np.uint64(PEXT8[i1 | (v >> np.uint64(8))]) << up)) << sh
+    return o0, o1, o2
+
+
+@njit(inline='always', **JIT)
 def _bit(c):
     return U1 << np.uint64(c)
+
+
+@njit(inline='always', **JIT)
+def _seat_after(seat, i, n):
+    """The seat ``i`` places after ``seat`` (both below ``n``): no division,
+    which costs tens of cycles and runs at every node."""
+    s = seat + i
+    return s - n if s >= n else s
 
 
 @njit(inline='always', **JIT)
@@ -253,7 +301,7 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
     winseat = leader
     total = values[led]
     for i in range(1, n):
-        s = (leader + i) % n
+        s = _seat_after(leader, i, n)
         c = lowest_bit(hands[s])
         total += values[c]
         if beats(c, win, trump_lane):
@@ -261,7 +309,7 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
             winseat = s
     rel = np.uint64(0)
     for i in range(n):
-        c = lowest_bit(hands[(leader + i) % n])
+        c = lowest_bit(hands[_seat_after(leader, i, n)])
         if c != win and (c >> 4) == (win >> 4):
             rel = _bit(win)
     if side[winseat] == 1:
@@ -305,22 +353,31 @@ def table_key(hands, n, live, class_bits, kp, own):
     for lane in range(4):
         if popcount((valued >> np.uint64(16 * lane)) & LANE) > FOLD_MAX:
             return False
-    # owner plane j and worth plane j of the cards worth something, in
-    # their own rank order: 32 bits each, two a word
-    for j in range(3):
-        o = np.uint64(0)
-        for s in range(n):
-            if (s >> j) & 1:
-                o |= hands[s]
-        own[j] = _compress_lanes(o, live) if o else np.uint64(0)
-        ko = _fold_lanes(_compress_lanes(o, valued)) if o and valued else np.uint64(0)
-        if class_bits[j]:
-            kc = _fold_lanes(_compress_lanes(class_bits[j], valued)) if valued else np.uint64(0)
-            own[3 + j] = _compress_lanes(class_bits[j], live)
-        else:
-            kc = np.uint64(0)
-            own[3 + j] = 0
-        kp[2 + j] = ko | (kc << np.uint64(32))
+    # owner plane j (the seats with bit j set) and worth plane j: by rank
+    # among the live cards (own), and for the exact key among the cards
+    # worth something, 32 bits each, two a word
+    p0 = np.uint64(0)
+    p1 = np.uint64(0)
+    p2 = np.uint64(0)
+    for s in range(n):
+        if s & 1:
+            p0 |= hands[s]
+        if s & 2:
+            p1 |= hands[s]
+        if s & 4:
+            p2 |= hands[s]
+    own[0], own[1], own[2] = _compress3(p0, p1, p2, live)
+    own[3], own[4], own[5] = _compress3(class_bits[0], class_bits[1], class_bits[2], live)
+    if valued:
+        k0, k1, k2 = _compress3(p0, p1, p2, valued)
+        w0, w1, w2 = _compress3(class_bits[0], class_bits[1], class_bits[2], valued)
+        kp[2] = _fold_lanes(k0) | (_fold_lanes(w0) << np.uint64(32))
+        kp[3] = _fold_lanes(k1) | (_fold_lanes(w1) << np.uint64(32))
+        kp[4] = _fold_lanes(k2) | (_fold_lanes(w2) << np.uint64(32))
+    else:
+        kp[2] = 0
+        kp[3] = 0
+        kp[4] = 0
     # Where no card is worth points (bridge) the exact key is the hand
     # lengths alone, shared by far more positions than a bucket holds. There
     # an entry goes to one of three buckets by how much it needs (its
@@ -379,20 +436,31 @@ def entry_level(relc, live, own):
 
 
 @njit(inline='always', **JIT)
-def _level_bucket(kp, tag, own, lev, size, ways):
+def _level_bucket(kp, tag, h0, own, lev, size, ways):
     """(first slot, entries) of a position's bucket at a level: level 0 is
-    keyed on the exact key alone and, where there are levels, holds
-    L0_WAYS times as many entries; levels 1 and 2 add their salt."""
+    keyed on the exact key alone (``h0``, its hash) and, where there are
+    levels, holds L0_WAYS times as many entries; levels 1 and 2 add their
+    salt."""
     if lev == 0:
         wl = ways * L0_WAYS if _top_level(own) > 0 else ways
-        return _bucket(kp, tag, np.uint64(0), size, wl), wl
+        return np.int64(h0 & np.uint64(size - 1)) & ~np.int64(wl - 1), wl
     return _bucket(kp, tag, own[5 + lev], size, ways), ways
 
 
 @njit(inline='always', **JIT)
 def make_tag(gen, live, leader, dtr):
-    """Entry tag: generation, cards left (for replacement), leader, tricks won."""
-    return (np.int64(gen) << 24) | (np.int64(popcount(live)) << 16) | (np.int64(leader) << 8) | np.int64(dtr)
+    """A position's tag: generation, cards left, leader, tricks won (the
+    low 16 bits are left for ``_entry_tag``'s fingerprint)."""
+    return (np.int64(gen) << 32) | (np.int64(popcount(live)) << 24) | (np.int64(leader) << 20) | (np.int64(dtr) << 16)
+
+
+@njit(inline='always', **JIT)
+def _entry_tag(tag, h0):
+    """The tag entries of this exact key carry: ``tag`` and 16 bits of the
+    key's hash ``h0``, so a scan of a bucket's tags passes over entries of
+    other keys without reading their key and owner words (other cache
+    lines)."""
+    return tag | np.int64(h0 >> np.uint64(48))
 
 
 @njit(inline='always', **JIT)
@@ -431,11 +499,11 @@ def relevant_threshold(relc, live):
 
 
 @njit(inline='always', **JIT)
-def _part_match(own, tt_part, e, r):
+def _part_match(own, tt_rec, e, r):
     """Same owners and worth as entry ``e`` on its relevant ranks ``r``?"""
     d = np.uint64(0)
     for j in range(6):
-        d |= own[j] ^ tt_part[e, j]
+        d |= own[j] ^ tt_rec[e, R_PART + j]
     return d & r == 0
 
 
@@ -446,44 +514,79 @@ def _bucket(kp, tag, salt, size, ways):
 
 
 @njit(inline='always', **JIT)
-def _same_key(tt_key, e, kp):
+def _same_key(tt_rec, e, kp):
     """Does entry ``e`` have the exact key ``kp``?"""
     for j in range(KEYW):
-        if tt_key[e, j] != kp[j]:
+        if tt_rec[e, R_KEY + j] != kp[j]:
             return False
     return True
 
 
 @njit(inline='always', **JIT)
-def table_find(kp, own, relc, lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways):
+def entry_lo(tt_rec, e):
+    """The entry's lower bound on the points still to come."""
+    return np.int64(tt_rec[e, R_META] & np.uint64(0xFFFF))
+
+
+@njit(inline='always', **JIT)
+def entry_hi(tt_rec, e):
+    """The entry's upper bound on the points still to come."""
+    return np.int64((tt_rec[e, R_META] >> np.uint64(16)) & np.uint64(0xFFFF))
+
+
+@njit(inline='always', **JIT)
+def entry_move(tt_rec, e):
+    """The entry's best move, or NO_MOVE."""
+    return np.int64(tt_rec[e, R_META] >> np.uint64(32)) - 1
+
+
+@njit(inline='always', **JIT)
+def _set_meta(tt_rec, e, lo, hi, move):
+    tt_rec[e, R_META] = np.uint64(lo) | (np.uint64(hi) << np.uint64(16)) | (np.uint64(move + 1) << np.uint64(32))
+
+
+@njit(inline='always', **JIT)
+def table_find(kp, own, relc, lev, tag, gen, tt_tag, tt_work, tt_rec, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks, which hold ``relc``
     (0: any). Else -1 - the slot to claim for it in the bucket of level
     ``lev`` (``table_victim``)."""
-    size = tt_key.shape[0]
+    size = tt_tag.shape[0]
+    h0 = _hash(kp, tag, np.uint64(0))
+    ftag = _entry_tag(tag, h0)
+    free = -1
     for lv in range(_top_level(own) + 1):
-        base, wl = _level_bucket(kp, tag, own, lv, size, ways)
+        base, wl = _level_bucket(kp, tag, h0, own, lv, size, ways)
         for w in range(wl):
             e = base + w
-            if tt_tag[e] == tag:
-                r = tt_part[e, 6]
-                if (r | relc) == r and _part_match(own, tt_part, e, r) and _same_key(tt_key, e, kp):
+            t = tt_tag[e]
+            if (t >> 32) != gen:
+                # a bucket's entries of this generation are a prefix of it
+                # (entries go to its first stale slot and are never removed)
+                if lv == lev:
+                    free = e
+                break
+            if t == ftag:
+                r = tt_rec[e, R_REL]
+                if (r | relc) == r and _part_match(own, tt_rec, e, r) and _same_key(tt_rec, e, kp):
                     return e
-    base, wl = _level_bucket(kp, tag, own, lev, size, ways)
-    return -1 - table_victim(base, gen, tt_tag, tt_move, wl)
+    if free >= 0:
+        return -1 - free
+    base, wl = _level_bucket(kp, tag, h0, own, lev, size, ways)
+    return -1 - table_victim(base, gen, tt_tag, tt_work, wl)
 
 
 @njit(inline='always', **JIT)
-def table_victim(base, gen, tt_tag, tt_move, ways):
+def table_victim(base, gen, tt_tag, tt_work, ways):
     """The slot of a bucket to reuse: a stale one, else the one whose
     search took the fewest nodes (the cheapest to search again)."""
     best = base
     bestwork = np.int64(1) << 40
     for w in range(ways):
         e = base + w
-        if (tt_tag[e] >> 24) != gen:
+        if (tt_tag[e] >> 32) != gen:
             return e
-        work = np.int64(tt_move[e]) >> 8
+        work = np.int64(tt_work[e])
         if work < bestwork:
             bestwork = work
             best = e
@@ -491,68 +594,70 @@ def table_victim(base, gen, tt_tag, tt_move, ways):
 
 
 @njit(inline='always', **JIT)
-def table_lookup(kp, own, tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways):
+def table_lookup(kp, own, tag, need, tt_tag, tt_work, tt_rec, ways):
     """Among the entries for this position, one whose bounds decide ``need``
     (>= 0, else -1), and a best move to try first (or NO_MOVE)."""
-    size = tt_key.shape[0]
+    size = tt_tag.shape[0]
     hint = NO_MOVE
     top = _top_level(own)
+    h0 = _hash(kp, tag, np.uint64(0))
+    ftag = _entry_tag(tag, h0)
+    gen = tag >> 32
     for i in range(top + 1):
-        base, wl = _level_bucket(kp, tag, own, top - i, size, ways)
+        base, wl = _level_bucket(kp, tag, h0, own, top - i, size, ways)
         for w in range(wl):
             e = base + w
-            if tt_tag[e] == tag and _part_match(own, tt_part, e, tt_part[e, 6]) and _same_key(tt_key, e, kp):
-                if tt_lo[e] >= need or tt_hi[e] < need:
+            t = tt_tag[e]
+            if (t >> 32) != gen:
+                break  # past this generation's entries (a prefix of the bucket)
+            if t == ftag and _part_match(own, tt_rec, e, tt_rec[e, R_REL]) and _same_key(tt_rec, e, kp):
+                if entry_lo(tt_rec, e) >= need or entry_hi(tt_rec, e) < need:
                     return e, hint
                 if hint == NO_MOVE:
-                    hint = (np.int64(tt_move[e]) & 0xFF) - 1
+                    hint = entry_move(tt_rec, e)
     return -1, hint
 
 
 @njit(inline='always', **JIT)
-def table_store(kp, own, relc, live, tag, gen, lo, hi, move, work, tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
-                ways):
+def table_store(kp, own, relc, live, tag, gen, lo, hi, move, work, tt_tag, tt_work, tt_rec, ways):
     """Record ``lo <= points still to come <= hi`` for this position, valid
     wherever the owners of the relevant ranks ``relc`` (compressed) match.
     An entry that already matches is tightened; its relevant ranks become the
     union (both bounds then hold wherever the entry matches)."""
     lev = entry_level(relc, live, own)
-    slot = table_find(kp, own, np.uint64(0), lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways)
-    if slot >= 0 and (tt_part[slot, 6] | relc) != tt_part[slot, 6] and (tt_lo[slot] > 0 or tt_hi[slot] < 32767):
+    slot = table_find(kp, own, np.uint64(0), lev, tag, gen, tt_tag, tt_work, tt_rec, ways)
+    if slot >= 0 and (tt_rec[slot, R_REL] | relc) != tt_rec[slot, R_REL] \
+            and (entry_lo(tt_rec, slot) > 0 or entry_hi(tt_rec, slot) < 32767):
         # the new bound needs more ranks than the entry holds: keep it in an
         # entry of its own (one that needs no more ranks, or a new one), so
         # the old entry keeps matching as widely as before
-        slot = table_find(kp, own, relc, lev, tag, gen, tt_key, tt_tag, tt_move, tt_part, ways)
+        slot = table_find(kp, own, relc, lev, tag, gen, tt_tag, tt_work, tt_rec, ways)
+    lo = min(max(lo, 0), 32767)
+    hi = min(max(hi, 0), 32767)
     if slot >= 0:
-        if lo > tt_lo[slot] or hi < tt_hi[slot]:
-            r = tt_part[slot, 6] | relc
-            tt_part[slot, 6] = r
+        old_lo = entry_lo(tt_rec, slot)
+        old_hi = entry_hi(tt_rec, slot)
+        if lo > old_lo or hi < old_hi:
+            r = tt_rec[slot, R_REL] | relc
+            tt_rec[slot, R_REL] = r
             for j in range(6):
-                tt_part[slot, j] = own[j] & r
-            if lo > tt_lo[slot]:
-                tt_lo[slot] = lo if lo < 32767 else 32767
-            if hi < tt_hi[slot]:
-                tt_hi[slot] = hi if hi > 0 else 0
+                tt_rec[slot, R_PART + j] = own[j] & r
+        _set_meta(tt_rec, slot, max(lo, old_lo), min(hi, old_hi),
+                  move if move != NO_MOVE else entry_move(tt_rec, slot))
+        total = np.int64(tt_work[slot]) + work
     else:
         slot = -1 - slot
         for j in range(KEYW):
-            tt_key[slot, j] = kp[j]
-        tt_tag[slot] = tag
+            tt_rec[slot, R_KEY + j] = kp[j]
+        tt_tag[slot] = _entry_tag(tag, _hash(kp, tag, np.uint64(0)))
         for j in range(6):
-            tt_part[slot, j] = own[j] & relc
-        tt_part[slot, 6] = relc
-        tt_lo[slot] = min(max(lo, 0), 32767)
-        tt_hi[slot] = min(max(hi, 0), 32767)
-        tt_move[slot] = 0
-    # the entry's work (nodes searched for it, summed over its stores, at
-    # most 2**23 - 1) picks the victim when its bucket is full; the low 8
-    # bits hold the best move + 1 (0: none)
-    m = np.int64(tt_move[slot])
-    total = (m >> 8) + work
-    if total > 0x7FFFFF:
-        total = 0x7FFFFF
-    mv = (move + 1) if move != NO_MOVE else (m & 0xFF)
-    tt_move[slot] = np.int32((total << 8) | mv)
+            tt_rec[slot, R_PART + j] = own[j] & relc
+        tt_rec[slot, R_REL] = relc
+        _set_meta(tt_rec, slot, lo, hi, move)
+        total = work
+    # the entry's work (nodes searched for it, summed over its stores)
+    # picks the victim when its bucket is full
+    tt_work[slot] = np.int32(total if total < 0x7FFFFFFF else 0x7FFFFFFF)
     return slot
 
 
@@ -595,6 +700,183 @@ def class_bottom(c, hand, live, led, any_time, bird_mask, values):
 
 
 @njit(inline='always', **JIT)
+def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
+               dtr, need, live, remval, mv2, nm2, mi2, best2, rel2, trick2):
+    """The last two tricks (every hand holds two cards), searched as the
+    probe would search them but without its table and quick bounds, which
+    cost more here than the few lines they save: does the declaring side
+    take ``need`` more points? Returns (a bound on the points it takes, as
+    the probe's: at least ``need`` when it can, else below; the cards whose
+    ranks decided it, found as the probe finds them; the nodes searched;
+    the trick starts among them). ``live``: every card in the hands;
+    ``remval``: their points; the rest is scratch, one entry a ply.
+    ``hands`` is restored before returning."""
+    ply = 0
+    state = _ENTER
+    rv = 0
+    rr = np.uint64(0)
+    nodes = 0
+    starts = 0
+    wp = 0     # position of the card winning the trick so far
+    tv = 0     # points in the trick so far
+    tmask = np.uint64(0)  # cards of the trick so far
+    while True:
+        if state == _ENTER:
+            nodes += 1
+            if ply == n:
+                # the first trick is complete; the last one is forced
+                starts += 1
+                wc = trick2[wp]
+                wseat = _seat_after(leader, wp, n)
+                won1 = 1 if side[wseat] == 1 else 0
+                pts1 = tv + tp if won1 else 0
+                # the winner's rank decided the trick when it beat a card of its color
+                r1 = _bit(wc) if popcount(tmask & lane_mask(wc)) > 1 else np.uint64(0)
+                need2 = need - pts1
+                rr = np.uint64(0)
+                if need2 <= 0:
+                    rv = pts1
+                else:
+                    ub2 = remval - tv + tp + last_extra
+                    if most_n > 0 and dtr + won1 + 1 >= most_n:
+                        ub2 += most_p
+                    if ub2 < need2:
+                        rv = pts1 + ub2
+                    else:
+                        c = lowest_bit(hands[wseat])
+                        w = c
+                        wseat2 = wseat
+                        last = _bit(c)
+                        for i in range(1, n):
+                            s = _seat_after(wseat, i, n)
+                            c = lowest_bit(hands[s])
+                            last |= _bit(c)
+                            if beats(c, w, trump_lane):
+                                w = c
+                                wseat2 = s
+                        if popcount(last & lane_mask(w)) > 1:
+                            rr = _bit(w)
+                        got = 0
+                        if side[wseat2] == 1:
+                            got = remval - tv + tp + last_extra
+                            if most_n > 0 and dtr + won1 + 1 >= most_n:
+                                got += most_p
+                        elif most_n > 0 and dtr + won1 >= most_n:
+                            got = most_p
+                        rv = pts1 + got
+                rr |= r1
+                ply -= 1
+                state = _RETURN
+                continue
+            seat = _seat_after(leader, ply, n)
+            h = hands[seat]
+            led = trick2[0] if ply > 0 else -1
+            legal = legal_mask(h, led, any_time, bird_mask)
+            a = highest_bit(legal)
+            b = lowest_bit(legal)
+            nm2[ply] = 1
+            mv2[ply, 0] = a
+            if b != a:
+                # the lower stands with the higher when they are neighbours
+                # among the live cards and worth the same (as gen_moves)
+                above = live & lane_mask(b) & (ALL << np.uint64(b + 1))
+                if not (lowest_bit(above) == a and values[a] == values[b]):
+                    nm2[ply] = 2
+                    mv2[ply, 1] = b
+            mi2[ply] = 0
+            best2[ply] = -1 if side[seat] == 1 else (1 << 40)
+            rel2[ply] = 0
+            state = _NEXT
+        elif state == _NEXT:
+            if mi2[ply] < nm2[ply]:
+                c = mv2[ply, mi2[ply]]
+                mi2[ply] += 1
+                hands[_seat_after(leader, ply, n)] ^= _bit(c)
+                trick2[ply] = c
+                if ply == 0:
+                    wp = 0
+                    tv = 0
+                    tmask = np.uint64(0)
+                elif beats(c, trick2[wp], trump_lane):
+                    wp = ply
+                tv += values[c]
+                tmask |= _bit(c)
+                ply += 1
+                state = _ENTER
+            else:
+                rv = best2[ply]
+                rr = rel2[ply]
+                if ply == 0:
+                    break
+                ply -= 1
+                state = _RETURN
+        else:  # _RETURN to ply ``ply`` with the child's bound ``rv``
+            seat = _seat_after(leader, ply, n)
+            c = mv2[ply, mi2[ply] - 1]
+            hands[seat] |= _bit(c)
+            # the trick so far, back to before this ply's card
+            tv -= values[c]
+            tmask &= ~_bit(c)
+            if ply > 0 and wp == ply:
+                wp = 0
+                for i in range(1, ply):
+                    if beats(trick2[i], trick2[wp], trump_lane):
+                        wp = i
+            lr = rr & lane_mask(c)
+            if lr != 0 and lowest_bit(lr) <= c:
+                rr |= _bit(class_bottom(c, hands[seat], live, trick2[0] if ply > 0 else -1, any_time, bird_mask,
+                                        values))
+            isor = side[seat] == 1
+            if isor:
+                if rv > best2[ply]:
+                    best2[ply] = rv
+            elif rv < best2[ply]:
+                best2[ply] = rv
+            if isor == (rv >= need):
+                # a cut: this ply is decided by that child
+                if ply == 0:
+                    break
+                ply -= 1
+            else:
+                rel2[ply] |= rr
+                state = _NEXT
+    return rv, rr, nodes, starts
+
+
+@njit(inline='always', **JIT)
+def two_slot(hands, n, live, tag, tt_two):
+    """The two-trick cache slot of a position (every hand two cards) with
+    ``tag`` (generation, leader, tricks won), and whether it holds this
+    position. The position is kept whole (the live cards and, per bit of
+    the seat number, the cards of the seats with that bit), so a slot
+    never answers for another position."""
+    p0 = np.uint64(0)
+    p1 = np.uint64(0)
+    p2 = np.uint64(0)
+    for s in range(n):
+        if s & 1:
+            p0 |= hands[s]
+        if s & 2:
+            p1 |= hands[s]
+        if s & 4:
+            p2 |= hands[s]
+    h = np.uint64(tag) * _H5
+    h = (h ^ live) * _H1
+    h = (h ^ (h >> np.uint64(29)) ^ p0) * _H2
+    h = (h ^ (h >> np.uint64(29)) ^ p1) * _H3
+    h = (h ^ (h >> np.uint64(29)) ^ p2) * _H4
+    e = np.int64(h >> np.uint64(64 - TWO_BITS))
+    same = (tt_two[e, 4] == np.uint64(tag) and tt_two[e, 0] == live and tt_two[e, 1] == p0
+            and tt_two[e, 2] == p1 and tt_two[e, 3] == p2)
+    if not same:
+        tt_two[e, 0] = live
+        tt_two[e, 1] = p0
+        tt_two[e, 2] = p1
+        tt_two[e, 3] = p2
+    return e, same
+
+
+@njit(inline='always', **JIT)
 def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
     """The card ``c`` completed the trick ``cards[start:start + n]`` (winning
     so far: position ``winpos``): its winner if that beat another card of its
@@ -610,15 +892,21 @@ def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
 
 
 def entry_bytes() -> int:
-    """Bytes a table entry takes (the arrays of ``tt_new``)."""
-    return KEYW * 8 + 8 + 2 + 2 + 4 + 7 * 8
+    """Bytes a table entry takes (the arrays of ``tt_new`` but its fixed
+    two-trick cache, 2**TWO_BITS * TWO_W * 8 bytes = 1 MB)."""
+    return 8 + 4 + REC_W * 8
 
 
 @njit(**JIT)
 def tt_new(bits):
+    """A table of 2**bits entries: tags (scanned by every lookup), work (read
+    when a full bucket picks its victim) and records (key, owners on the
+    relevant ranks, bounds and move: one place, so a hit reads one or two
+    cache lines rather than one in each of five arrays); and the two-trick
+    cache (``two_lookup``)."""
     size = 1 << bits
-    return (np.zeros((size, KEYW), np.uint64), np.zeros(size, np.int64), np.zeros(size, np.int16),
-            np.zeros(size, np.int16), np.zeros(size, np.int32), np.zeros((size, 7), np.uint64))
+    return (np.zeros(size, np.int64), np.zeros(size, np.int32), np.zeros((size, REC_W), np.uint64),
+            np.zeros((1 << TWO_BITS, TWO_W), np.uint64))
 
 
 @njit(inline='always', **JIT)
@@ -901,7 +1189,7 @@ def value_classes(values, bird_mask):
 
 @njit(**JIT)
 def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
-          tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats):
+          tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats):
     """Can the declaring side take at least ``target`` points from here?
 
     Returns a bound on the points it takes: at least ``target`` (and then a
@@ -911,9 +1199,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     ``trick[:tlen0]``: the cards of the current trick, from the leader;
     ``dtr0``: the declaring side's tricks so far (for most_tricks).
     ``stats[0]`` counts nodes; a longer array (for benchmarks and tests)
-    also gets 1 table lookups, 2 table cuts, 3 quick-bound cuts, 10 + k
-    lookups with k cards a hand left, and, past 1000 words, the log of
-    table stores (``log_store``). ``hands`` is restored before returning."""
+    also gets 1 table lookups, 2 table cuts, 3 quick-bound cuts, 4 trick
+    starts (the nodes DDS counts), 10 + k lookups with k cards a hand left,
+    and, past 1000 words, the log of table stores (``log_store``).
+    ``hands`` is restored before returning."""
     n = P[0]
     any_time = P[1]
     tp = P[2]
@@ -949,7 +1238,16 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     sp_vals = np.empty(16, np.int64)
     sp_h2 = np.empty(6, np.uint64)
     scratch = np.empty(MAXMOVES, np.int64)
+    mv2 = np.empty((8, 2), np.int64)  # two_tricks' scratch
+    nm2 = np.empty(8, np.int64)
+    mi2 = np.empty(8, np.int64)
+    best2 = np.empty(8, np.int64)
+    rel2 = np.empty(8, np.uint64)
+    trick2 = np.empty(8, np.int64)
     history = np.zeros((n, 64), np.int64)
+    hbonus = np.empty(maxp, np.int64)  # history credit of a cut at ply p: more for a deeper subtree
+    for i in range(maxp):
+        hbonus[i] = (maxp - i) // n + 1
     # every card played, the root's trick first: the trick in progress at
     # ply p is hist[tlen0 + p - tlen : tlen0 + p]
     hist = np.empty(tlen0 + maxp, np.int64)
@@ -979,6 +1277,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
         if state == _ENTER:
             nodes += 1
             n_at[p] = nodes
+            if tlen == 0 and stats.shape[0] > 4:
+                stats[4] += 1  # trick starts (DDS counts these)
             bd[p] = False
             bm[p] = NO_MOVE
             rel[p] = 0
@@ -1012,6 +1312,41 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     rv = pts + got
                     state = _RETURN
                     continue
+                if cnt == 2:
+                    # the last two tricks: a cache of exact positions (the
+                    # bisection and transpositions meet them again), else
+                    # searched without the table
+                    ttag = (gen << 16) | (leader << 8) | dtr
+                    e2, same = two_slot(hands, n, live_all, ttag, tt_two)
+                    if same:
+                        lo2 = np.int64(tt_two[e2, 5])
+                        hi2 = np.int64(tt_two[e2, 6])
+                        if lo2 >= need or hi2 < need:
+                            rv = pts + (lo2 if lo2 >= need else hi2)
+                            rr = tt_two[e2, 7]
+                            state = _RETURN
+                            continue
+                    else:
+                        tt_two[e2, 4] = np.uint64(ttag)
+                        tt_two[e2, 5] = 0
+                        tt_two[e2, 6] = np.uint64(1 << 30)
+                        tt_two[e2, 7] = 0
+                    got, rr, nn, ns = two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
+                                                 last_extra, most_n, most_p, dtr, need, live_all, remval, mv2, nm2,
+                                                 mi2, best2, rel2, trick2)
+                    # both bounds hold wherever the union of their relevant cards matches
+                    if got >= need:
+                        if got > np.int64(tt_two[e2, 5]):
+                            tt_two[e2, 5] = np.uint64(got)
+                    elif got < np.int64(tt_two[e2, 6]):
+                        tt_two[e2, 6] = np.uint64(got)
+                    tt_two[e2, 7] |= rr
+                    nodes += nn - 1
+                    if stats.shape[0] > 4:
+                        stats[4] += ns
+                    rv = pts + got
+                    state = _RETURN
+                    continue
                 # quick bound: top trumps keep their points (cheap and often
                 # decisive, so before the table)
                 tdecl, tdef, trel = top_trump_points(hands, n, side, values, trump_lane, tp)
@@ -1029,15 +1364,15 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 tag = make_tag(gen, live_all, leader, dtr if most_n > 0 else 0)
                 slot = -1
                 if keyed:
-                    slot, hint = table_lookup(kp, own[p], tag, need, tt_key, tt_tag, tt_lo, tt_hi, tt_move,
-                                              tt_part, ways)
+                    slot, hint = table_lookup(kp, own[p], tag, need, tt_tag, tt_work, tt_rec, ways)
                     if stats.shape[0] > 4:
                         stats[1] += 1
                         if stats.shape[0] > 30:
                             stats[10 + cnt] += 1
                 if slot >= 0:
-                    rv = pts + (tt_lo[slot] if tt_lo[slot] >= need else tt_hi[slot])
-                    rr = relevant_threshold(tt_part[slot, 6], live_all)
+                    elo = entry_lo(tt_rec, slot)
+                    rv = pts + (elo if elo >= need else entry_hi(tt_rec, slot))
+                    rr = relevant_threshold(tt_rec[slot, R_REL], live_all)
                     if stats.shape[0] > 4:
                         stats[2] += 1
                     state = _RETURN
@@ -1074,7 +1409,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     continue
                 bd[p] = keyed
                 tag_a[p] = tag
-            seat = (leader + tlen) % n
+            seat = _seat_after(leader, tlen, n)
             h_s = hands[seat]
             if tlen == 0:
                 led = -1
@@ -1084,7 +1419,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 start = tlen0 + p - tlen
                 led = hist[start]
                 win_card = hist[start + winpos]
-                pw = side[(leader + winpos) % n] == side[seat]
+                pw = side[_seat_after(leader, winpos, n)] == side[seat]
             live = live_all
             for i in range(tlen):
                 live |= _bit(hist[tlen0 + p - tlen + i])
@@ -1105,7 +1440,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 u_dtr[p] = dtr
                 u_win[p] = winpos
                 u_tval[p] = trickval
-                seat = (leader + tlen) % n
+                seat = _seat_after(leader, tlen, n)
                 b = _bit(c)
                 hands[seat] ^= b
                 live_all ^= b
@@ -1118,7 +1453,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 tlen += 1
                 trickval += values[c]
                 if tlen == n:
-                    wseat = (leader + winpos) % n
+                    wseat = _seat_after(leader, winpos, n)
                     if side[wseat] == 1:
                         gained = trickval + tp
                         if hands[seat] == 0:
@@ -1146,7 +1481,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 if stats.shape[0] > 1000:
                     log_store(stats, hands, n, leader, dtr, f, res, relevant_closure(rr, live_all))
                 table_store(key[p], own[p], relc, live_all, tag_a[p], gen, f if res else -1, f if not res else 32767,
-                            bm[p], nodes - n_at[p], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, ways)
+                            bm[p], nodes - n_at[p], tt_tag, tt_work, tt_rec, ways)
             if p == 0:
                 break
             p -= 1
@@ -1157,7 +1492,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             dtr = u_dtr[p]
             winpos = u_win[p]
             trickval = u_tval[p]
-            seat = (leader + tlen) % n
+            seat = _seat_after(leader, tlen, n)
             b = _bit(c)
             hands[seat] |= b
             live_all |= b
@@ -1182,7 +1517,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             if isor[p] == res:
                 # OR node with a winning child / AND node with a losing one: cut
                 bm[p] = c
-                history[seat, c] += (maxp - p) // n + 1
+                history[seat, c] += hbonus[p]
                 state = _RETURN
             else:
                 rel[p] |= rr
@@ -1222,7 +1557,7 @@ def upper_bound(hands, n, trick, tlen0, dtr0, P, values):
 
 @njit(**JIT)
 def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
-                tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats):
+                tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats):
     """Exact number of points the declaring side takes from this position."""
     n = P[0]
     hi = upper_bound(hands, n, trick, tlen0, dtr0, P, values)
@@ -1234,7 +1569,7 @@ def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, u
         steps = (hi - lo) // unit
         mid = lo + ((steps + 1) // 2) * unit
         bound = probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                      tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats)
+                      tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
         if bound >= mid:
             lo = bound - bound % unit if bound < hi else hi
         else:
@@ -1250,7 +1585,7 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
     tp = P[2]
     last_extra = P[3]
     trump_lane = P[6]
-    seat = (leader + tlen) % n
+    seat = _seat_after(leader, tlen, n)
     hands[seat] &= ~_bit(c)
     hist[tlen] = c
     tlen += 1
@@ -1262,7 +1597,7 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
         total += values[hist[i]]
         if i > 0 and beats(hist[i], hist[winpos], trump_lane):
             winpos = i
-    wseat = (leader + winpos) % n
+    wseat = _seat_after(leader, winpos, n)
     gained = 0
     if side[wseat] == 1:
         gained = total + tp
@@ -1274,10 +1609,10 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
 
 @njit(**JIT)
 def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_mask, unit,
-                       tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats, out_cards, out_vals):
+                       tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats, out_cards, out_vals):
     """Value after each legal card of the seat to move. Returns how many."""
     n = P[0]
-    seat = (leader + tlen0) % n
+    seat = _seat_after(leader, tlen0, n)
     led = hist[0] if tlen0 > 0 else -1
     legal = legal_mask(hands[seat], led, P[1], bird_mask)
     k = 0
@@ -1292,7 +1627,7 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, c, P, side, values)
         # seat-to-move's cards: the trick in progress is hist2[:nt]
         v = solve_exact(h2, nl, hist2, nt, nd, P, side, values, bird_mask, unit,
-                        tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen, ways, stats)
+                        tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
         out_cards[k] = c
         out_vals[k] = gained + v
         k += 1
@@ -1301,7 +1636,7 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
 
 @njit(**JIT)
 def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, dtr0,
-               tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part, gen0, ways, out, out_nodes):
+               tt_tag, tt_work, tt_rec, tt_two, gen0, ways, out, out_nodes):
     """Solve many positions at trick boundaries, one after another, sharing a
     table (each position gets a new generation). Row i of every array is one
     position. Returns the next free generation."""
@@ -1314,7 +1649,6 @@ def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, 
         stats[0] = 0
         h = hands_all[i].copy()
         out[i] = solve_exact(h, leaders[i], hist, 0, dtr0, P_all[i], sides[i], values_all[i],
-                             bird_masks[i], units[i], tt_key, tt_tag, tt_lo, tt_hi, tt_move, tt_part,
-                             gen, ways, stats)
+                             bird_masks[i], units[i], tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
         out_nodes[i] = stats[0]
     return gen

@@ -238,4 +238,4 @@ def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeyp
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [
         "Error: ROOK_ANALYZE_TT_BITS 'lots': the table size must be an integer from 8 to 31 "
-        "(log2 of its entries, 112 bytes each)"]
+        "(log2 of its entries, 116 bytes each)"]

@@ -1,0 +1,129 @@
+"""Two solver kernels on the same work, in turn, in one process: the way to
+time a change to the search on this noisy machine.
+
+    git worktree add /tmp/old HEAD~1
+    python benchmarks/bench_ab.py --old /tmp/old --samples 100
+
+The work is ``hand``'s own solves (as ``bench_hand.py --nodes``): samples of
+the README's hand and of the ``hasbro`` sample hand, each under all four
+trumps with the policy's discards; ``--rules bridge`` (or another preset)
+solves full random deals instead, N declaring its longest color. Each
+position is solved by the old kernel and by this checkout's, one after the
+other (the order alternating), each with its own table, so a slow spell of
+the machine falls on both. Prints the total time of each, their ratio, the
+median ratio per solve, the nodes, and checks that every value is the same.
+
+``--old`` is a checkout of the project: its ``solver`` folder is copied to
+``OLD/.bench_ab/ab_old`` and loaded as a package of its own (compiled the
+first time, then from numba's cache there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from rook_analyze.solver import Rules, kernel, random_deal
+from rook_analyze.solver.api import _position
+from rook_analyze.solver.config import TT_WAYS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_hand import README_HAND, sample_hands  # noqa: E402
+from bench_solver import longest_color  # noqa: E402
+
+
+def load_kernel(checkout: Path):
+    """The kernel module of another checkout, imported as package ``ab_old``."""
+    workdir = checkout / ".bench_ab"
+    dst = workdir / "ab_old"
+    if not (checkout / "solver" / "kernel.py").is_file():
+        raise SystemExit(f"--old {str(checkout)!r}: no solver/kernel.py there (a checkout of the project?)")
+    for src in (checkout / "solver").glob("*.py"):
+        dst.mkdir(parents=True, exist_ok=True)
+        if not (dst / src.name).exists() or (dst / src.name).read_bytes() != src.read_bytes():
+            shutil.copy2(src, dst / src.name)
+    sys.path.insert(0, str(workdir))
+    return importlib.import_module("ab_old.kernel")
+
+
+def hand_positions(samples: int, seed: int) -> list:
+    from rook_analyze.analysis.hand import policy_plays
+    from rook_analyze.analysis.policy import DEFAULT_POLICY
+    from rook_analyze.analysis.sampling import DealSampler
+
+    rules = Rules.preset("hasbro")
+    out = []
+    for hand in (README_HAND, sample_hands()["hasbro"]):
+        sampler = DealSampler(rules, 0, hand)
+        for i in range(samples):
+            for trump, (_, played) in policy_plays(sampler.deal(i, seed), 0, DEFAULT_POLICY, rules).items():
+                out.append(_position(played, trump, 0, None, "W", ()))
+    return out
+
+
+def deal_positions(spec: str, deals: int, seed: int) -> list:
+    rules = Rules.from_spec(spec)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(deals):
+        deal = random_deal(rules, rng)
+        out.append(_position(deal, longest_color(deal.hands[0]), 0, None, "W", ()))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--old", type=Path, required=True, help="a checkout of the project with the old kernel")
+    ap.add_argument("--samples", type=int, default=100, help="samples of each of the two hands (hand's work)")
+    ap.add_argument("--rules", default=None, help="full random deals of this preset instead of hand's work")
+    ap.add_argument("--deals", type=int, default=20, help="how many deals with --rules")
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--tt-bits", type=int, default=21)
+    args = ap.parse_args(argv)
+    old = load_kernel(args.old.resolve())
+    kernels = (old, kernel)
+    positions = (deal_positions(args.rules, args.deals, args.seed) if args.rules
+                 else hand_positions(args.samples, args.seed))
+    tables = [k.tt_new(args.tt_bits) for k in kernels]
+    gens = [0, 0]
+    hist = np.zeros(8, np.int64)
+
+    def run(j: int, pos):
+        gens[j] += 1
+        stats = np.zeros(1, np.int64)
+        t0 = time.perf_counter()
+        value = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
+                                       pos.enc.values, pos.enc.bird_mask, pos.unit, *tables[j], gens[j],
+                                       TT_WAYS, stats)
+        return time.perf_counter() - t0, int(value), int(stats[0])
+
+    for j in (0, 1):
+        run(j, positions[0])  # compile or load from the cache, not timed
+    m = len(positions)
+    seconds = np.zeros((2, m))
+    nodes = np.zeros((2, m), np.int64)
+    values = np.zeros((2, m), np.int64)
+    for i, pos in enumerate(positions):
+        for j in ((0, 1) if i % 2 == 0 else (1, 0)):
+            seconds[j, i], values[j, i], nodes[j, i] = run(j, pos)
+    if not (values[0] == values[1]).all():
+        bad = int(np.flatnonzero(values[0] != values[1])[0])
+        raise SystemExit(f"solve {bad}: the old kernel gives {values[0, bad]}, this one {values[1, bad]}")
+    print(json.dumps({
+        "solves": m, "old_s": round(float(seconds[0].sum()), 2), "new_s": round(float(seconds[1].sum()), 2),
+        "time_ratio": round(float(seconds[1].sum() / seconds[0].sum()), 3),
+        "median_ratio_per_solve": round(float(np.median(seconds[1] / seconds[0])), 3),
+        "old_nodes": int(nodes[0].sum()), "new_nodes": int(nodes[1].sum()),
+        "value_sum": int(values[1].sum()), "values_equal": True}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
