@@ -336,39 +336,45 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         units[i] = pos.unit
         nest[i] = pos.nest_points
     threads = default_threads() if threads is None else max(1, int(threads))
-    block = 1  # one deal at a time: solve times are heavy-tailed, so coarse blocks leave a thread idle
-    starts = list(range(0, m, block))
     lock = threading.Lock()
-    next_block = [0]
+    next_deal = [0]
 
     def worker():
+        # one deal at a time: solve times are heavy-tailed, so coarse blocks
+        # would leave a thread idle. Each call is the same compiled
+        # solve_exact as Solver.solve's (a kernel looping over the deals
+        # cost a compile of its own, longer than the solver's)
         tt = kernel.tt_new(bits)
         gen = 0
+        stats = np.zeros(1, np.int64)
+        hist = np.zeros(8, np.int64)
         while True:
             with lock:
-                if next_block[0] >= len(starts):
+                i = next_deal[0]
+                if i >= m:
                     return
-                a = starts[next_block[0]]
-                next_block[0] += 1
-            b = min(a + block, m)
-            gen = kernel.solve_many(hands[a:b], lead[a:b], P[a:b], sides[a:b], values[a:b], birds[a:b],
-                                    units[a:b], 0, *tt, gen, TT_WAYS, out[a:b], nodes[a:b])
+                next_deal[0] += 1
+            gen += 1
+            stats[0] = 0
+            out[i] = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
+                                        birds[i], units[i], *tt, gen, TT_WAYS, stats)
+            nodes[i] = stats[0]
             if progress is not None:
                 with lock:
-                    progress(b - a)
+                    progress(1)
 
-    if threads == 1 or m <= block:
+    if threads == 1 or m == 1:
         worker()
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(worker) for _ in range(min(threads, len(starts)))]
+            futures = [pool.submit(worker) for _ in range(min(threads, m))]
             for f in futures:
                 f.result()
     out += nest
     return (out, nodes) if return_nodes else out
 
 
-_ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_many"}
+_ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_exact"}
 
 
 def needs_compile(uses: Sequence[str] = ("solve", "card_values", "batch")) -> bool:

@@ -1632,23 +1632,3 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         out_vals[k] = gained + v
         k += 1
     return k
-
-
-@njit(**JIT)
-def solve_many(hands_all, leaders, P_all, sides, values_all, bird_masks, units, dtr0,
-               tt_tag, tt_work, tt_rec, tt_two, gen0, ways, out, out_nodes):
-    """Solve many positions at trick boundaries, one after another, sharing a
-    table (each position gets a new generation). Row i of every array is one
-    position. Returns the next free generation."""
-    m = hands_all.shape[0]
-    stats = np.zeros(1, np.int64)
-    hist = np.zeros(8, np.int64)
-    gen = gen0
-    for i in range(m):
-        gen += 1
-        stats[0] = 0
-        h = hands_all[i].copy()
-        out[i] = solve_exact(h, leaders[i], hist, 0, dtr0, P_all[i], sides[i], values_all[i],
-                             bird_masks[i], units[i], tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
-        out_nodes[i] = stats[0]
-    return gen
