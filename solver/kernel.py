@@ -90,25 +90,14 @@ PEXT8 = _pext8_table()
 def _compress_lanes(x, rem):
     """Per 16-bit lane, the bits of ``x`` at the places where ``rem`` has ones,
     packed to the bottom of that lane: ranks relative to the cards still live."""
-    out = np.uint64(0)
-    for lane in range(4):
-        sh = np.uint64(16 * lane)
-        m = (rem >> sh) & LANE
-        if m == 0:
-            continue
-        v = (x >> sh) & LANE
-        m0 = m & np.uint64(0xFF)
-        lo = np.uint64(PEXT8[(m0 << np.uint64(8)) | (v & np.uint64(0xFF))])
-        hi = np.uint64(PEXT8[((m >> np.uint64(8)) << np.uint64(8)) | (v >> np.uint64(8))])
-        out |= (lo | (hi << np.uint64(popcount(m0)))) << sh
-    return out
+    return _compress3(x, np.uint64(0), np.uint64(0), rem)[0]
 
 
 @njit(inline='always', **JIT)
 def _compress3(x0, x1, x2, rem):
     """``_compress_lanes`` of three masks by the same ``rem`` (the table key
     compresses its owner and worth planes together): each lane's part of
-    ``rem`` is unpacked once."""
+    ``rem`` is unpacked once, and a mask that is 0 costs nothing."""
     o0 = np.uint64(0)
     o1 = np.uint64(0)
     o2 = np.uint64(0)
@@ -325,6 +314,23 @@ def _fold_lanes(x):
 
 
 @njit(inline='always', **JIT)
+def _owner_planes(hands, n):
+    """Owner plane j: the cards of the seats whose number has bit j set
+    (three planes name the owner of every card, up to 8 seats)."""
+    p0 = np.uint64(0)
+    p1 = np.uint64(0)
+    p2 = np.uint64(0)
+    for s in range(n):
+        if s & 1:
+            p0 |= hands[s]
+        if s & 2:
+            p1 |= hands[s]
+        if s & 4:
+            p2 |= hands[s]
+    return p0, p1, p2
+
+
+@njit(inline='always', **JIT)
 def table_key(hands, n, live, class_bits, kp, own):
     """Fill ``kp`` with the exact part of the table key of a trick-boundary
     position and ``own`` with who holds each live card and what it is worth,
@@ -356,16 +362,7 @@ def table_key(hands, n, live, class_bits, kp, own):
     # owner plane j (the seats with bit j set) and worth plane j: by rank
     # among the live cards (own), and for the exact key among the cards
     # worth something, 32 bits each, two a word
-    p0 = np.uint64(0)
-    p1 = np.uint64(0)
-    p2 = np.uint64(0)
-    for s in range(n):
-        if s & 1:
-            p0 |= hands[s]
-        if s & 2:
-            p1 |= hands[s]
-        if s & 4:
-            p2 |= hands[s]
+    p0, p1, p2 = _owner_planes(hands, n)
     own[0], own[1], own[2] = _compress3(p0, p1, p2, live)
     own[3], own[4], own[5] = _compress3(class_bits[0], class_bits[1], class_bits[2], live)
     if valued:
@@ -850,16 +847,7 @@ def two_slot(hands, n, live, tag, tt_two):
     position. The position is kept whole (the live cards and, per bit of
     the seat number, the cards of the seats with that bit), so a slot
     never answers for another position."""
-    p0 = np.uint64(0)
-    p1 = np.uint64(0)
-    p2 = np.uint64(0)
-    for s in range(n):
-        if s & 1:
-            p0 |= hands[s]
-        if s & 2:
-            p1 |= hands[s]
-        if s & 4:
-            p2 |= hands[s]
+    p0, p1, p2 = _owner_planes(hands, n)
     h = np.uint64(tag) * _H5
     h = (h ^ live) * _H1
     h = (h ^ (h >> np.uint64(29)) ^ p0) * _H2
