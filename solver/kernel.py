@@ -543,13 +543,12 @@ def _set_meta(tt_rec, e, lo, hi, move):
 
 
 @njit(inline='always', **JIT)
-def table_find(kp, own, relc, lev, tag, gen, tt_tag, tt_work, tt_rec, ways):
+def table_find(kp, own, relc, lev, tag, h0, gen, tt_tag, tt_work, tt_rec, ways):
     """The slot of an entry for this position (>= 0): same exact key and
     tag, same owners on the entry's relevant ranks, which hold ``relc``
     (0: any). Else -1 - the slot to claim for it in the bucket of level
-    ``lev`` (``table_victim``)."""
+    ``lev`` (``table_victim``). ``h0``: the exact key's hash."""
     size = tt_tag.shape[0]
-    h0 = _hash(kp, tag, np.uint64(0))
     ftag = _entry_tag(tag, h0)
     free = -1
     for lv in range(_top_level(own) + 1):
@@ -622,13 +621,14 @@ def table_store(kp, own, relc, live, tag, gen, lo, hi, move, work, tt_tag, tt_wo
     An entry that already matches is tightened; its relevant ranks become the
     union (both bounds then hold wherever the entry matches)."""
     lev = entry_level(relc, live, own)
-    slot = table_find(kp, own, np.uint64(0), lev, tag, gen, tt_tag, tt_work, tt_rec, ways)
+    h0 = _hash(kp, tag, np.uint64(0))
+    slot = table_find(kp, own, np.uint64(0), lev, tag, h0, gen, tt_tag, tt_work, tt_rec, ways)
     if slot >= 0 and (tt_rec[slot, R_REL] | relc) != tt_rec[slot, R_REL] \
             and (entry_lo(tt_rec, slot) > 0 or entry_hi(tt_rec, slot) < 32767):
         # the new bound needs more ranks than the entry holds: keep it in an
         # entry of its own (one that needs no more ranks, or a new one), so
         # the old entry keeps matching as widely as before
-        slot = table_find(kp, own, relc, lev, tag, gen, tt_tag, tt_work, tt_rec, ways)
+        slot = table_find(kp, own, relc, lev, tag, h0, gen, tt_tag, tt_work, tt_rec, ways)
     lo = min(max(lo, 0), 32767)
     hi = min(max(hi, 0), 32767)
     if slot >= 0:
@@ -646,7 +646,7 @@ def table_store(kp, own, relc, live, tag, gen, lo, hi, move, work, tt_tag, tt_wo
         slot = -1 - slot
         for j in range(KEYW):
             tt_rec[slot, R_KEY + j] = kp[j]
-        tt_tag[slot] = _entry_tag(tag, _hash(kp, tag, np.uint64(0)))
+        tt_tag[slot] = _entry_tag(tag, h0)
         for j in range(6):
             tt_rec[slot, R_PART + j] = own[j] & relc
         tt_rec[slot, R_REL] = relc
@@ -740,26 +740,9 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                     if ub2 < need2:
                         rv = pts1 + ub2
                     else:
-                        c = lowest_bit(hands[wseat])
-                        w = c
-                        wseat2 = wseat
-                        last = _bit(c)
-                        for i in range(1, n):
-                            s = _seat_after(wseat, i, n)
-                            c = lowest_bit(hands[s])
-                            last |= _bit(c)
-                            if beats(c, w, trump_lane):
-                                w = c
-                                wseat2 = s
-                        if popcount(last & lane_mask(w)) > 1:
-                            rr = _bit(w)
-                        got = 0
-                        if side[wseat2] == 1:
-                            got = remval - tv + tp + last_extra
-                            if most_n > 0 and dtr + won1 + 1 >= most_n:
-                                got += most_p
-                        elif most_n > 0 and dtr + won1 >= most_n:
-                            got = most_p
+                        got, won2, rr = last_trick_points(hands, wseat, n, side, values, trump_lane, tp, last_extra)
+                        if most_n > 0 and dtr + won1 + won2 >= most_n:
+                            got += most_p
                         rv = pts1 + got
                 rr |= r1
                 ply -= 1
@@ -891,7 +874,7 @@ def tt_new(bits):
     when a full bucket picks its victim) and records (key, owners on the
     relevant ranks, bounds and move: one place, so a hit reads one or two
     cache lines rather than one in each of five arrays); and the two-trick
-    cache (``two_lookup``)."""
+    cache (``two_slot``)."""
     size = 1 << bits
     return (np.zeros(size, np.int64), np.zeros(size, np.int32), np.zeros((size, REC_W), np.uint64),
             np.zeros((1 << TWO_BITS, TWO_W), np.uint64))
