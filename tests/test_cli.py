@@ -251,7 +251,10 @@ def test_readme_opens_with_the_install_and_test_commands():
     assert lines[0] == "```sh" and lines[3] == "```"
     run_cmd, test_cmd = lines[1], lines[2]
     assert run_cmd.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/rook-analyze ")
-    assert test_cmd == 'python3 -m venv .venv && .venv/bin/pip install -e ".[test]" && .venv/bin/python -m pytest'
+    # its own environment: an editable install over the first command's
+    # regular one is shadowed by the numba cache that one left in site-packages
+    assert test_cmd == ('python3 -m venv .venv-dev && .venv-dev/bin/pip install -e ".[test]" '
+                        '&& .venv-dev/bin/python -m pytest')
     # .ci/run installs and tests the same way
     ci = (README.parent / ".ci" / "run").read_text()
     assert 'pip" install -e ".[test]"' in ci and 'python" -m pytest' in ci
