@@ -16,6 +16,14 @@ median ratio per solve, the nodes, and checks that every value is the same.
 ``--old`` is a checkout of the project: its ``solver`` folder is copied to
 ``OLD/.bench_ab/ab_old`` and loaded as a package of its own (compiled the
 first time, then from numba's cache there).
+
+``--threads T`` solves on T threads as ``hand`` does (each thread its own
+table): the positions go in chunks of 8 T, each chunk solved by one kernel
+on all T threads and then by the other (the order alternating), so the
+threads compete for memory as they do in the tool; the ratio then comes
+from the chunks' times (there is no time per solve). ``--old-tt-bits``
+gives the old side a table of another size: with ``--old`` a checkout of
+this same code, it times the table size alone.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ import importlib
 import json
 import shutil
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -86,40 +95,73 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=20, help="how many deals with --rules")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--tt-bits", type=int, default=21)
+    ap.add_argument("--old-tt-bits", type=int, default=None, help="the old side's table size (default --tt-bits)")
+    ap.add_argument("--threads", type=int, default=1, help="solve on this many threads, chunks in turn")
     args = ap.parse_args(argv)
+    if args.threads < 1:
+        raise SystemExit(f"--threads {args.threads}: need at least 1")
     old = load_kernel(args.old.resolve())
     kernels = (old, kernel)
     positions = (deal_positions(args.rules, args.deals, args.seed) if args.rules
                  else hand_positions(args.samples, args.seed))
-    tables = [k.tt_new(args.tt_bits) for k in kernels]
-    gens = [0, 0]
+    bits = (args.old_tt_bits or args.tt_bits, args.tt_bits)
+    T = args.threads
+    tables = [[kernels[j].tt_new(bits[j]) for _ in range(T)] for j in (0, 1)]
+    gens = [[0] * T, [0] * T]
     hist = np.zeros(8, np.int64)
-
-    def run(j: int, pos):
-        gens[j] += 1
-        stats = np.zeros(1, np.int64)
-        t0 = time.perf_counter()
-        value = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
-                                       pos.enc.values, pos.enc.bird_mask, pos.unit, *tables[j], gens[j],
-                                       TT_WAYS, stats)
-        return time.perf_counter() - t0, int(value), int(stats[0])
-
-    for j in (0, 1):
-        run(j, positions[0])  # compile or load from the cache, not timed
     m = len(positions)
     seconds = np.zeros((2, m))
     nodes = np.zeros((2, m), np.int64)
     values = np.zeros((2, m), np.int64)
-    for i, pos in enumerate(positions):
-        for j in ((0, 1) if i % 2 == 0 else (1, 0)):
-            seconds[j, i], values[j, i], nodes[j, i] = run(j, pos)
+
+    def run(j: int, t: int, i: int) -> None:
+        pos = positions[i]
+        gens[j][t] += 1
+        stats = np.zeros(1, np.int64)
+        t0 = time.perf_counter()
+        values[j, i] = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
+                                              pos.enc.values, pos.enc.bird_mask, pos.unit, *tables[j][t],
+                                              gens[j][t], TT_WAYS, stats)
+        seconds[j, i] = time.perf_counter() - t0
+        nodes[j, i] = stats[0]
+
+    for j in (0, 1):
+        run(j, 0, 0)  # compile or load from the cache, not timed
+    chunk_s = []  # (old, new) wall seconds of each chunk on T threads
+    if T == 1:
+        for i in range(m):
+            for j in ((0, 1) if i % 2 == 0 else (1, 0)):
+                run(j, 0, i)
+    else:
+        for k, c0 in enumerate(range(0, m, 8 * T)):
+            idx = list(range(c0, min(m, c0 + 8 * T)))
+            wall = [0.0, 0.0]
+            for j in ((0, 1) if k % 2 == 0 else (1, 0)):
+                def work(t: int, j: int = j) -> None:
+                    for i in idx[t::T]:
+                        run(j, t, i)
+                threads = [threading.Thread(target=work, args=(t,)) for t in range(T)]
+                t0 = time.perf_counter()
+                for th in threads:
+                    th.start()
+                for th in threads:
+                    th.join()
+                wall[j] = time.perf_counter() - t0
+            chunk_s.append(wall)
     if not (values[0] == values[1]).all():
         bad = int(np.flatnonzero(values[0] != values[1])[0])
         raise SystemExit(f"solve {bad}: the old kernel gives {values[0, bad]}, this one {values[1, bad]}")
+    if T == 1:
+        old_s, new_s = float(seconds[0].sum()), float(seconds[1].sum())
+        median = float(np.median(seconds[1] / seconds[0]))
+    else:
+        w = np.array(chunk_s)
+        old_s, new_s = float(w[:, 0].sum()), float(w[:, 1].sum())
+        median = float(np.median(w[:, 1] / w[:, 0]))
     print(json.dumps({
-        "solves": m, "old_s": round(float(seconds[0].sum()), 2), "new_s": round(float(seconds[1].sum()), 2),
-        "time_ratio": round(float(seconds[1].sum() / seconds[0].sum()), 3),
-        "median_ratio_per_solve": round(float(np.median(seconds[1] / seconds[0])), 3),
+        "solves": m, "threads": T, "tt_bits": list(bits), "old_s": round(old_s, 2), "new_s": round(new_s, 2),
+        "time_ratio": round(new_s / old_s, 3),
+        ("median_ratio_per_solve" if T == 1 else "median_ratio_per_chunk"): round(median, 3),
         "old_nodes": int(nodes[0].sum()), "new_nodes": int(nodes[1].sum()),
         "value_sum": int(values[1].sum()), "values_equal": True}))
     return 0
