@@ -22,6 +22,17 @@ position whose owners agree on those ranks and the ones above them, however
 the lower cards lie. tests/test_solver_table.py checks every stored bound
 against the reference on the positions it matches.
 
+Payoff-similar positions. The table's exact part pins where the counters
+lie, yet two positions that agree on the hand lengths, the bird and the
+owners and worth of a bound's relevant ranks differ only in what the lower
+cards are worth: the play that proves the bound in one wins the same tricks
+in the other, so the bound holds there shifted by at most what those cards
+can change (``worth_shift``; Furtak and Buro's payoff-similarity). A second,
+smaller cache (``ps_slot``) keeps each stored bound with its whole position,
+at a level by how many top cards of a color the bound needs; a position the
+table misses looks there before it is searched (benchmarks/RESULTS.md,
+tenth session, has what it saves).
+
 Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
 any time), 2 trick_points, 3 points added to the last trick (last-trick bonus
 plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
@@ -54,6 +65,15 @@ REC_W = KEYW + 8
 # the bounds and relevant cards ``two_tricks`` found for it
 TWO_BITS = 14
 TWO_W = 8
+# the payoff-similar cache (``ps_slot``): 2**PS_BITS entries of PS_W words,
+# a position's structure (hand lengths, the owner of every live card and
+# where the birds are, by rank among the live cards), the worth of every
+# live card, its tag and level, and the ranks its bounds depend on; and a
+# check word an entry (32 bits of its hash, its bounds), kept apart so a
+# lookup reads a small array
+PS_BITS = 16
+PS_W = 11
+PS_LEVELS = (1, 2, 3, 4, 5, 16)  # the top k live cards of each color pinned (16: every live card)
 FOLD_MAX = 8  # cards worth points a color at most for those masks to fold into 32 bits
 
 _ENTER = 0
@@ -867,7 +887,8 @@ def trick_rank_winner(cards, start, n, c, winpos, trump_lane):
 
 def entry_bytes() -> int:
     """Bytes a table entry takes (the arrays of ``tt_new`` but its fixed
-    two-trick cache, 2**TWO_BITS * TWO_W * 8 bytes = 1 MB)."""
+    caches: two-trick, 2**TWO_BITS * TWO_W * 8 bytes = 1 MB, and
+    payoff-similar, 2**PS_BITS * (PS_W + 1) * 8 bytes = 6.3 MB)."""
     return 8 + 4 + REC_W * 8
 
 
@@ -876,11 +897,12 @@ def tt_new(bits):
     """A table of 2**bits entries: tags (scanned by every lookup), work (read
     when a full bucket picks its victim) and records (key, owners on the
     relevant ranks, bounds and move: one place, so a hit reads one or two
-    cache lines rather than one in each of five arrays); and the two-trick
-    cache (``two_slot``)."""
+    cache lines rather than one in each of five arrays); the two-trick
+    cache (``two_slot``) and the payoff-similar cache (``ps_slot``)."""
     size = 1 << bits
     return (np.zeros(size, np.int64), np.zeros(size, np.int32), np.zeros((size, REC_W), np.uint64),
-            np.zeros((1 << TWO_BITS, TWO_W), np.uint64))
+            np.zeros((1 << TWO_BITS, TWO_W), np.uint64),
+            np.zeros((1 << PS_BITS, PS_W), np.uint64), np.zeros(1 << PS_BITS, np.uint64))
 
 
 @njit(inline='always', **JIT)
@@ -1161,9 +1183,223 @@ def value_classes(values, bird_mask):
     return out, True
 
 
+@njit(inline='always', **JIT)
+def class_points(class_bits, values, bird_mask):
+    """The points of each worth class of ``value_classes`` (8 ints), and the
+    classes of the birds (a bit per class)."""
+    out = np.zeros(8, np.int64)
+    birds = 0
+    for c in range(64):
+        k = 0
+        for j in range(3):
+            if (class_bits[j] >> np.uint64(c)) & U1:
+                k |= 1 << j
+        if k:
+            out[k] = values[c]
+            if (bird_mask >> np.uint64(c)) & U1:
+                birds |= 1 << k
+    return out, birds
+
+
+@njit(inline='always', **JIT)
+def worth_levels(cls_pts, bird_classes):
+    """The distinct points above 0 that cards other than the birds are
+    worth, ascending (8 ints), and how many (for ``worth_shift``; the birds
+    lie alike in the positions it compares)."""
+    thr = np.zeros(8, np.int64)
+    nthr = 0
+    for k in range(1, 8):
+        v = cls_pts[k]
+        if v > 0 and not (bird_classes >> k) & 1:
+            j = 0
+            while j < nthr and thr[j] < v:
+                j += 1
+            if j == nthr or thr[j] != v:
+                for q in range(nthr, j, -1):
+                    thr[q] = thr[q - 1]
+                thr[j] = v
+                nthr += 1
+    return thr, nthr
+
+
+@njit(inline='always', **JIT)
+def worth_at_least(w0, w1, w2, cls_pts, bird_classes, t):
+    """The ranks of the cards other than birds worth ``t`` or more, from
+    the three worth planes."""
+    out = np.uint64(0)
+    for k in range(1, 8):
+        if cls_pts[k] >= t and not (bird_classes >> k) & 1:
+            out |= (w0 if k & 1 else ~w0) & (w1 if k & 2 else ~w1) & (w2 if k & 4 else ~w2)
+    return out
+
+
+@njit(inline='always', **JIT)
+def live_ranks(live):
+    """Every live card as a compressed rank (the low bits of each lane)."""
+    out = np.uint64(0)
+    for lane in range(4):
+        sh = np.uint64(16 * lane)
+        out |= ((U1 << np.uint64(popcount((live >> sh) & LANE))) - U1) << sh
+    return out
+
+
+@njit(inline='always', **JIT)
+def top_ranks(livec, k):
+    """Per color, the top ``k`` live cards (every live card of a color with
+    fewer), as compressed ranks; ``livec``: every live card (``live_ranks``)."""
+    if k >= 16:
+        return livec
+    rep = (LANE >> np.uint64(k)) * np.uint64(0x0001000100010001)
+    return livec & ~((livec >> np.uint64(k)) & rep)
+
+
+@njit(inline='always', **JIT)
+def bird_ranks(bird_mask, live):
+    """The live birds as compressed ranks."""
+    out = np.uint64(0)
+    m = bird_mask & live
+    while m:
+        b = lowest_bit(m)
+        m &= m - U1
+        lane = b >> 4
+        below = live & (LANE << np.uint64(16 * lane)) & ((U1 << np.uint64(b)) - U1)
+        out |= U1 << np.uint64(16 * lane + popcount(below))
+    return out
+
+
+@njit(inline='always', **JIT)
+def ps_base(kp, birdc, tag):
+    """The part of a position's payoff-similar hash that every level shares."""
+    h = np.uint64(tag) * _H5
+    for w in (kp[0], kp[1], birdc):
+        h = (h ^ w) * _H1
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(inline='always', **JIT)
+def ps_slot(base, own, lev, top, tt_psk):
+    """The payoff-similar cache slot of a trick-start position at level
+    ``lev`` (``top``: the ranks whose owners that level pins; ``base``:
+    ``ps_base``), its hash, and the bounds the slot holds when its check
+    word matches the hash, else (0, 32767). ``tt_psk`` holds each slot's
+    check word, 32 bits of its hash and its bounds: a lookup reads it (half
+    a megabyte, which stays in cache) and the slot itself only when its
+    bounds could settle the probe."""
+    h = base ^ (np.uint64(lev) * _H3)
+    for w in (own[0] & top, own[1] & top, own[2] & top):
+        h = (h ^ w) * _H1
+        h ^= h >> np.uint64(29)
+    h *= _H2
+    e = np.int64(h >> np.uint64(64 - PS_BITS))
+    k = tt_psk[e]
+    if (k >> np.uint64(32)) != (h >> np.uint64(32)):
+        return e, h, 0, 32767
+    return e, h, np.int64(k & np.uint64(0xFFFF)), np.int64((k >> np.uint64(16)) & np.uint64(0xFFFF))
+
+
+@njit(inline='always', **JIT)
+def ps_agrees(tt_ps, e, kp, own, birdc, tag, lev, top):
+    """Does slot ``e`` hold a position that agrees with this one at level
+    ``lev``: the same tag, hand lengths and bird, and the same owners of
+    the ``top`` ranks?"""
+    return (tt_ps[e, 9] == np.uint64(tag | lev) and tt_ps[e, 0] == kp[0] and tt_ps[e, 1] == kp[1]
+            and tt_ps[e, 8] == birdc
+            and ((tt_ps[e, 2] ^ own[0]) | (tt_ps[e, 3] ^ own[1]) | (tt_ps[e, 4] ^ own[2])) & top == 0)
+
+
+@njit(inline='always', **JIT)
+def _seat_ranks(p0, p1, p2, s, livec):
+    """The compressed ranks of seat ``s`` from the three owner planes."""
+    m = livec
+    m &= p0 if s & 1 else ~p0
+    m &= p1 if s & 2 else ~p1
+    m &= p2 if s & 4 else ~p2
+    return m
+
+
+@njit(inline='always', **JIT)
+def worth_shift(tt_ps, e, own, livec, n, cls_pts, bird_classes, thr, nthr):
+    """How far the bounds of entry ``e`` move for this position, which agrees
+    with it on the owners of its relevant ranks: (points the declaring side
+    may lose, may gain). Every hand holds as many cards of each color below
+    those ranks in both, and the play that proves the entry's bounds works
+    here with those cards matched up hand by hand and color by color (it
+    never needed their ranks); matched by worth, highest with highest, what
+    can change is, per hand and color, sum over worth levels t of the step
+    to t times how many more cards worth t or more one has than the other.
+    -1 when a card on the relevant ranks is worth something else here."""
+    r = tt_ps[e, 10]
+    if ((tt_ps[e, 5] ^ own[3]) | (tt_ps[e, 6] ^ own[4]) | (tt_ps[e, 7] ^ own[5])) & r:
+        return -1, -1
+    low = livec & ~r
+    loss = 0
+    gain = 0
+    for i in range(nthr):
+        # cards worth thr[i] or more, in the entry's position and in this one
+        ge_e = worth_at_least(tt_ps[e, 5], tt_ps[e, 6], tt_ps[e, 7], cls_pts, bird_classes, thr[i]) & low
+        ge_c = worth_at_least(own[3], own[4], own[5], cls_pts, bird_classes, thr[i]) & low
+        if ge_e == 0 and ge_c == 0:
+            continue
+        step = thr[i] - (thr[i - 1] if i > 0 else 0)
+        for s in range(n):
+            he = _seat_ranks(tt_ps[e, 2], tt_ps[e, 3], tt_ps[e, 4], s, livec) & ge_e
+            hc = _seat_ranks(own[0], own[1], own[2], s, livec) & ge_c
+            if he == 0 and hc == 0:
+                continue
+            for lane in range(4):
+                sh = np.uint64(16 * lane)
+                d = popcount((he >> sh) & LANE) - popcount((hc >> sh) & LANE)
+                if d > 0:
+                    loss += step * d
+                else:
+                    gain -= step * d
+    return loss, gain
+
+
+@njit(inline='always', **JIT)
+def ps_level(relc):
+    """The level an entry with relevant ranks ``relc`` goes to: the most
+    relevant ranks of any color, 1 to 5; 16 (every live card) above that."""
+    k = 1
+    for lane in range(4):
+        c = popcount((relc >> np.uint64(16 * lane)) & LANE)
+        if c > k:
+            k = c
+    return k if k <= 5 else 16
+
+
+@njit(inline='always', **JIT)
+def ps_store(tt_ps, tt_psk, e, h, kp, own, birdc, tag, lev, top, lo, hi, relc):
+    """Keep ``lo <= points to come <= hi`` (valid wherever the relevant
+    ranks ``relc`` match) for this position in its slot ``e`` (hash ``h``):
+    tightened when the slot holds the same position, else replacing what it
+    held."""
+    ident = (tt_psk[e] >> np.uint64(32)) == (h >> np.uint64(32)) and ps_agrees(tt_ps, e, kp, own, birdc, tag, lev, top)
+    for j in range(6):
+        if tt_ps[e, 2 + j] != own[j]:
+            ident = False
+    if ident:
+        olo = np.int64(tt_psk[e] & np.uint64(0xFFFF))
+        ohi = np.int64((tt_psk[e] >> np.uint64(16)) & np.uint64(0xFFFF))
+        if lo > olo or hi < ohi:
+            tt_ps[e, 10] |= relc
+        lo = max(lo, olo)
+        hi = min(hi, ohi)
+    else:
+        tt_ps[e, 0] = kp[0]
+        tt_ps[e, 1] = kp[1]
+        for j in range(6):
+            tt_ps[e, 2 + j] = own[j]
+        tt_ps[e, 8] = birdc
+        tt_ps[e, 9] = np.uint64(tag | lev)
+        tt_ps[e, 10] = relc
+    tt_psk[e] = (h & np.uint64(0xFFFFFFFF00000000)) | np.uint64(lo) | (np.uint64(hi) << np.uint64(16))
+
+
 @njit(**JIT)
 def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
-          tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats):
+          tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats):
     """Can the declaring side take at least ``target`` points from here?
 
     Returns a bound on the points it takes: at least ``target`` (and then a
@@ -1174,7 +1410,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     ``dtr0``: the declaring side's tricks so far (for most_tricks).
     ``stats[0]`` counts nodes; a longer array (for benchmarks and tests)
     also gets 1 table lookups, 2 table cuts, 3 quick-bound cuts, 4 trick
-    starts (the nodes DDS counts), 10 + k lookups with k cards a hand left,
+    starts (the nodes DDS counts), 5 payoff-similar cuts, 10 + k lookups with k cards a hand left,
     and, past 1000 words, the log of table stores (``log_store``).
     ``hands`` is restored before returning."""
     n = P[0]
@@ -1205,6 +1441,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     own = np.zeros((maxp, OWNW), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
     class_bits, classes_ok = value_classes(values, bird_mask)
+    cls_pts, bird_classes = class_points(class_bits, values, bird_mask)
+    thr, nthr = worth_levels(cls_pts, bird_classes)
+    birdc_a = np.zeros(maxp, np.uint64)
     tag_a = np.zeros(maxp, np.int64)
     best = np.zeros(maxp, np.int64)
     n_at = np.zeros(maxp, np.int64)  # the node count when ply p was entered
@@ -1351,6 +1590,33 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[2] += 1
                     state = _RETURN
                     continue
+                if keyed and _top_level(own[p]) == 0:
+                    # a position that agrees with an entry on the owners of
+                    # its relevant ranks but whose other cards are worth
+                    # other points: its bounds hold here, shifted by what
+                    # the difference can change (``worth_shift``)
+                    birdc = bird_ranks(bird_mask, live_all)
+                    birdc_a[p] = birdc
+                    livec = live_ranks(live_all)
+                    base = ps_base(kp, birdc, tag)
+                    hit = False
+                    for lev in PS_LEVELS:
+                        top = top_ranks(livec, lev)
+                        e, _, slo, shi = ps_slot(base, own[p], lev, top, tt_psk)
+                        # a shift only widens the bounds: read the slot only
+                        # when they settle the probe as they are
+                        if (slo >= need or shi < need) and ps_agrees(tt_ps, e, kp, own[p], birdc, tag, lev, top):
+                            loss, gain = worth_shift(tt_ps, e, own[p], livec, n, cls_pts, bird_classes, thr, nthr)
+                            if loss >= 0 and (slo - loss >= need or shi + gain < need):
+                                rv = pts + (slo - loss if slo - loss >= need else shi + gain)
+                                rr = relevant_threshold(tt_ps[e, 10], live_all)
+                                hit = True
+                                break
+                    if hit:
+                        if stats.shape[0] > 4:
+                            stats[5] += 1
+                        state = _RETURN
+                        continue
                 # the table had nothing: the side on lead can cash its top
                 # cards (after the table: a hit saves computing it)
                 sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
@@ -1456,6 +1722,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     log_store(stats, hands, n, leader, dtr, f, res, relevant_closure(rr, live_all))
                 table_store(key[p], own[p], relc, live_all, tag_a[p], gen, f if res else -1, f if not res else 32767,
                             bm[p], nodes - n_at[p], tt_tag, tt_work, tt_rec, ways)
+                if _top_level(own[p]) == 0:
+                    lev = ps_level(relc)
+                    top = top_ranks(live_ranks(live_all), lev)
+                    e, h, _, _ = ps_slot(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top, tt_psk)
+                    ps_store(tt_ps, tt_psk, e, h, key[p], own[p], birdc_a[p], tag_a[p], lev, top,
+                             max(f, 0) if res else 0, min(f, 32767) if not res else 32767, relc)
             if p == 0:
                 break
             p -= 1
@@ -1531,7 +1803,7 @@ def upper_bound(hands, n, trick, tlen0, dtr0, P, values):
 
 @njit(**JIT)
 def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
-                tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats):
+                tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats):
     """Exact number of points the declaring side takes from this position."""
     n = P[0]
     hi = upper_bound(hands, n, trick, tlen0, dtr0, P, values)
@@ -1543,7 +1815,7 @@ def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, u
         steps = (hi - lo) // unit
         mid = lo + ((steps + 1) // 2) * unit
         bound = probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                      tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
+                      tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats)
         if bound >= mid:
             lo = bound - bound % unit if bound < hi else hi
         else:
@@ -1583,7 +1855,7 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
 
 @njit(**JIT)
 def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_mask, unit,
-                       tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats, out_cards, out_vals):
+                       tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, out_cards, out_vals):
     """Value after each legal card of the seat to move. Returns how many."""
     n = P[0]
     seat = _seat_after(leader, tlen0, n)
@@ -1601,7 +1873,7 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, c, P, side, values)
         # seat-to-move's cards: the trick in progress is hist2[:nt]
         v = solve_exact(h2, nl, hist2, nt, nd, P, side, values, bird_mask, unit,
-                        tt_tag, tt_work, tt_rec, tt_two, gen, ways, stats)
+                        tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats)
         out_cards[k] = c
         out_vals[k] = gained + v
         k += 1

@@ -62,13 +62,15 @@ def _shuffle_irrelevant(words, n, live, relevant, rng):
     return moved
 
 
-@pytest.mark.parametrize("spec", CONFIGS)
-def test_stored_bounds_hold_wherever_they_match(spec):
+def _logged_stores(spec, rng):
+    """Solve POSITIONS random endings of ``spec`` with the store log on;
+    yield, for every bound stored, (where, the hands, the leader, the bound,
+    lower or not, the relevant cards, the ending's context), the context
+    being (seats, class_bits, the encoded position, value(hands, leader):
+    the reference's points still to come)."""
     rules = Rules.from_spec(spec)
     if rules.most_tricks is not None:
         rules = rules.with_knobs(most_tricks=None)
-    rng = random.Random(11)
-    stores = checked_matches = 0
     for _ in range(POSITIONS):
         deal = random_endgame(rules, rng.choice(CARDS), rng)
         trump = rng.choice(rules.trumps)
@@ -82,7 +84,7 @@ def test_stored_bounds_hold_wherever_they_match(spec):
         class_bits, _ = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
         truth: dict = {}
 
-        def value(words, lead):
+        def value(words, lead, deal=deal, pos=pos, trump=trump, declarer=declarer, truth=truth):
             k = (tuple(words), lead)
             if k not in truth:
                 truth[k] = naive_value(_deal_of(deal, pos.enc, words), trump, declarer, lead) - pos.nest_points
@@ -96,24 +98,72 @@ def test_stored_bounds_hold_wherever_they_match(spec):
             lead, f, res = int(rec[6]), int(rec[8]), bool(rec[9])
             relevant = int(np.int64(rec[10]).view(np.uint64))
             where = f"{spec}: {_deal_of(deal, pos.enc, words).rdn()!r} trump {trump} leader {lead}"
-            v = value(words, lead)
-            assert (v >= f) if res else (v <= f), (where, "stored", "lower" if res else "upper", f, "true", v)
-            stores += 1
-            live = 0
-            for w in words:
-                live |= w
-            kp, _ = _key(words, n, live, class_bits)
-            for _ in range(SHUFFLES):
-                moved = _shuffle_irrelevant(words, n, live, relevant, rng)
-                kp2, _ = _key(moved, n, live, class_bits)
-                if not (kp2 == kp).all():
-                    continue  # not a match for the entry (other worth in some hand)
-                v2 = value(moved, lead)
-                checked_matches += 1
-                assert (v2 >= f) if res else (v2 <= f), (where, "matching", _deal_of(deal, pos.enc, moved).rdn(),
-                                                         "stored", f, "true", v2)
+            yield where, words, lead, f, res, relevant, (n, class_bits, pos, value)
+
+
+@pytest.mark.parametrize("spec", CONFIGS)
+def test_stored_bounds_hold_wherever_they_match(spec):
+    rng = random.Random(11)
+    stores = checked_matches = 0
+    for where, words, lead, f, res, relevant, (n, class_bits, pos, value) in _logged_stores(spec, rng):
+        v = value(words, lead)
+        assert (v >= f) if res else (v <= f), (where, "stored", "lower" if res else "upper", f, "true", v)
+        stores += 1
+        live = 0
+        for w in words:
+            live |= w
+        kp, _ = _key(words, n, live, class_bits)
+        for _ in range(SHUFFLES):
+            moved = _shuffle_irrelevant(words, n, live, relevant, rng)
+            kp2, _ = _key(moved, n, live, class_bits)
+            if not (kp2 == kp).all():
+                continue  # not a match for the entry (other worth in some hand)
+            v2 = value(moved, lead)
+            checked_matches += 1
+            assert (v2 >= f) if res else (v2 <= f), (where, "matching", moved, "stored", f, "true", v2)
     assert stores > 50
     assert checked_matches > 0
+
+
+@pytest.mark.parametrize("spec", ["hasbro", "full", "kentucky", "dixie40", "full,double_bird=true",
+                                  "full,nest_to=last_trick,last_trick_bonus=20", "kentucky,bird=ten_and_half",
+                                  "hasbro,trick_points=5"])
+def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
+    """The payoff-similar cache applies a stored bound to every position
+    with the same hand lengths and bird that agrees on the owners and worth
+    of its relevant ranks, however the other cards, counters among them, lie
+    and whatever they are worth, shifted by ``kernel.worth_shift``. Check
+    the shifted bound against the reference on positions made by dealing
+    the irrelevant cards to other owners (so counters change hands)."""
+    rng = random.Random(13)
+    checked = shifted = 0
+    for where, words, lead, f, res, relevant, (n, class_bits, pos, value) in _logged_stores(spec, rng):
+        live = 0
+        for w in words:
+            live |= w
+        live64 = np.uint64(live)
+        kp, own = _key(words, n, live, class_bits)
+        livec = kernel.live_ranks(live64)
+        # the entry the cache would keep for this bound (slot 0 of a cache of one)
+        entry, check = np.zeros((1, kernel.PS_W), np.uint64), np.zeros(1, np.uint64)
+        kernel.ps_store(entry, check, 0, np.uint64(0), kp, own, np.uint64(0), 0, 16, livec, 0, 0,
+                        kernel._compress_lanes(np.uint64(relevant), live64))
+        cls_pts, bird_classes = kernel.class_points(class_bits, pos.enc.values, pos.enc.bird_mask)
+        thr, nthr = kernel.worth_levels(cls_pts, bird_classes)
+        bird = int(pos.enc.bird_mask)
+        for _ in range(SHUFFLES):
+            moved = _shuffle_irrelevant(words, n, live, relevant, rng)
+            if any((a & bird) != (b & bird) for a, b in zip(words, moved)):
+                continue  # the bird changed hands: the cache keys on where it is
+            _, own2 = _key(moved, n, live, class_bits)
+            loss, gain = kernel.worth_shift(entry, 0, own2, livec, n, cls_pts, bird_classes, thr, nthr)
+            assert loss >= 0 and gain >= 0, (where, "relevant ranks unchanged, yet no match")
+            v2 = value(moved, lead)
+            checked += 1
+            shifted += loss + gain > 0
+            assert (v2 >= f - loss) if res else (v2 <= f + gain), (where, "payoff-similar", moved, "stored", f,
+                                                                  "shift", -loss if res else gain, "true", v2)
+    assert checked > 100 and shifted > 20
 
 
 @pytest.mark.parametrize("spec", ["bridge", "hasbro"])
