@@ -1301,11 +1301,13 @@ def ps_slot(base, own, lev, top, tt_psk):
 @njit(inline='always', **JIT)
 def ps_agrees(tt_ps, e, kp, own, birdc, tag, lev, top):
     """Does slot ``e`` hold a position that agrees with this one at level
-    ``lev``: the same tag, hand lengths and bird, and the same owners of
-    the ``top`` ranks?"""
+    ``lev``: the same tag and hand lengths, the birds at the same ranks in
+    the same hands (a bird plays by rules of its own, so the cards below
+    the relevant ranks can be matched up only if the birds match), and the
+    same owners of the ``top`` ranks?"""
     return (tt_ps[e, 9] == np.uint64(tag | lev) and tt_ps[e, 0] == kp[0] and tt_ps[e, 1] == kp[1]
             and tt_ps[e, 8] == birdc
-            and ((tt_ps[e, 2] ^ own[0]) | (tt_ps[e, 3] ^ own[1]) | (tt_ps[e, 4] ^ own[2])) & top == 0)
+            and ((tt_ps[e, 2] ^ own[0]) | (tt_ps[e, 3] ^ own[1]) | (tt_ps[e, 4] ^ own[2])) & (top | birdc) == 0)
 
 
 @njit(inline='always', **JIT)

@@ -127,7 +127,7 @@ def test_stored_bounds_hold_wherever_they_match(spec):
 
 @pytest.mark.parametrize("spec", ["hasbro", "full", "kentucky", "dixie40", "full,double_bird=true",
                                   "full,nest_to=last_trick,last_trick_bonus=20", "kentucky,bird=ten_and_half",
-                                  "hasbro,trick_points=5"])
+                                  "hasbro,trick_points=5", "hasbro,bird=low"])
 def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
     """The payoff-similar cache applies a stored bound to every position
     with the same hand lengths and bird that agrees on the owners and worth
@@ -144,18 +144,20 @@ def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
         live64 = np.uint64(live)
         kp, own = _key(words, n, live, class_bits)
         livec = kernel.live_ranks(live64)
+        birdc = kernel.bird_ranks(pos.enc.bird_mask, live64)
+        relc = kernel._compress_lanes(np.uint64(relevant), live64)
+        lev = kernel.ps_level(relc)
+        top = kernel.top_ranks(livec, lev)
         # the entry the cache would keep for this bound (slot 0 of a cache of one)
         entry, check = np.zeros((1, kernel.PS_W), np.uint64), np.zeros(1, np.uint64)
-        kernel.ps_store(entry, check, 0, np.uint64(0), kp, own, np.uint64(0), 0, 16, livec, 0, 0,
-                        kernel._compress_lanes(np.uint64(relevant), live64))
+        kernel.ps_store(entry, check, 0, np.uint64(0), kp, own, birdc, 0, lev, top, 0, 0, relc)
         cls_pts, bird_classes = kernel.class_points(class_bits, pos.enc.values, pos.enc.bird_mask)
         thr, nthr = kernel.worth_levels(cls_pts, bird_classes)
-        bird = int(pos.enc.bird_mask)
         for _ in range(SHUFFLES):
             moved = _shuffle_irrelevant(words, n, live, relevant, rng)
-            if any((a & bird) != (b & bird) for a, b in zip(words, moved)):
-                continue  # the bird changed hands: the cache keys on where it is
-            _, own2 = _key(moved, n, live, class_bits)
+            kp2, own2 = _key(moved, n, live, class_bits)
+            if not kernel.ps_agrees(entry, 0, kp2, own2, birdc, 0, lev, top):
+                continue  # the cache would not offer the entry here (a bird changed hands)
             loss, gain = kernel.worth_shift(entry, 0, own2, livec, n, cls_pts, bird_classes, thr, nthr)
             assert loss >= 0 and gain >= 0, (where, "relevant ranks unchanged, yet no match")
             v2 = value(moved, lead)
