@@ -67,7 +67,7 @@ def _logged_stores(spec, rng):
     yield, for every bound stored, (where, the hands, the leader, the bound,
     lower or not, the relevant cards, the ending's context), the context
     being (seats, class_bits, the encoded position, value(hands, leader):
-    the reference's points still to come)."""
+    the reference's points still to come, show(hands): the deal's text)."""
     rules = Rules.from_spec(spec)
     if rules.most_tricks is not None:
         rules = rules.with_knobs(most_tricks=None)
@@ -98,14 +98,15 @@ def _logged_stores(spec, rng):
             lead, f, res = int(rec[6]), int(rec[8]), bool(rec[9])
             relevant = int(np.int64(rec[10]).view(np.uint64))
             where = f"{spec}: {_deal_of(deal, pos.enc, words).rdn()!r} trump {trump} leader {lead}"
-            yield where, words, lead, f, res, relevant, (n, class_bits, pos, value)
+            show = (lambda ws, deal=deal, pos=pos: _deal_of(deal, pos.enc, ws).rdn())
+            yield where, words, lead, f, res, relevant, (n, class_bits, pos, value, show)
 
 
 @pytest.mark.parametrize("spec", CONFIGS)
 def test_stored_bounds_hold_wherever_they_match(spec):
     rng = random.Random(11)
     stores = checked_matches = 0
-    for where, words, lead, f, res, relevant, (n, class_bits, pos, value) in _logged_stores(spec, rng):
+    for where, words, lead, f, res, relevant, (n, class_bits, pos, value, show) in _logged_stores(spec, rng):
         v = value(words, lead)
         assert (v >= f) if res else (v <= f), (where, "stored", "lower" if res else "upper", f, "true", v)
         stores += 1
@@ -120,7 +121,7 @@ def test_stored_bounds_hold_wherever_they_match(spec):
                 continue  # not a match for the entry (other worth in some hand)
             v2 = value(moved, lead)
             checked_matches += 1
-            assert (v2 >= f) if res else (v2 <= f), (where, "matching", moved, "stored", f, "true", v2)
+            assert (v2 >= f) if res else (v2 <= f), (where, "matching", show(moved), "stored", f, "true", v2)
     assert stores > 50
     assert checked_matches > 0
 
@@ -137,7 +138,7 @@ def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
     the irrelevant cards to other owners (so counters change hands)."""
     rng = random.Random(13)
     checked = shifted = 0
-    for where, words, lead, f, res, relevant, (n, class_bits, pos, value) in _logged_stores(spec, rng):
+    for where, words, lead, f, res, relevant, (n, class_bits, pos, value, show) in _logged_stores(spec, rng):
         live = 0
         for w in words:
             live |= w
@@ -163,7 +164,7 @@ def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
             v2 = value(moved, lead)
             checked += 1
             shifted += loss + gain > 0
-            assert (v2 >= f - loss) if res else (v2 <= f + gain), (where, "payoff-similar", moved, "stored", f,
+            assert (v2 >= f - loss) if res else (v2 <= f + gain), (where, "payoff-similar", show(moved), "stored", f,
                                                                   "shift", -loss if res else gain, "true", v2)
     assert checked > 100 and shifted > 20
 
