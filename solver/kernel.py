@@ -1235,7 +1235,9 @@ def worth_at_least(w0, w1, w2, cls_pts, bird_classes, t):
 
 @njit(inline='always', **JIT)
 def live_ranks(live):
-    """Every live card as a compressed rank (the low bits of each lane)."""
+    """Every live card as a compressed rank (the low bits of each lane):
+    ``_compress_lanes(live, live)`` by four popcounts instead of its table
+    lookups (it runs at every lookup of the payoff-similar cache)."""
     out = np.uint64(0)
     for lane in range(4):
         sh = np.uint64(16 * lane)
@@ -1255,7 +1257,8 @@ def top_ranks(livec, k):
 
 @njit(inline='always', **JIT)
 def bird_ranks(bird_mask, live):
-    """The live birds as compressed ranks."""
+    """The live birds as compressed ranks: ``_compress_lanes(bird_mask &
+    live, live)`` by a popcount a bird (there are one or two)."""
     out = np.uint64(0)
     m = bird_mask & live
     while m:

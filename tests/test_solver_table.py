@@ -169,6 +169,27 @@ def test_stored_bounds_hold_shifted_where_only_worth_differs(spec):
     assert checked > 100 and shifted > 20
 
 
+def test_cache_rank_masks_equal_their_general_forms():
+    """The payoff-similar cache's cheap rank masks are the general ones:
+    ``live_ranks`` and ``bird_ranks`` compress as ``_compress_lanes`` does,
+    and ``top_ranks`` keeps the top k compressed ranks of each color."""
+    rng = random.Random(17)
+    for _ in range(500):
+        live = rng.getrandbits(64)
+        birds = (1 << rng.randrange(64)) | ((1 << rng.randrange(64)) if rng.random() < 0.3 else 0)
+        live64 = np.uint64(live)
+        livec = kernel.live_ranks(live64)
+        assert livec == kernel._compress_lanes(live64, live64), hex(live)
+        assert kernel.bird_ranks(np.uint64(birds), live64) == kernel._compress_lanes(np.uint64(birds & live), live64)
+        k = rng.choice((1, 2, 3, 4, 5, 16))
+        want = 0
+        for lane in range(4):
+            ln = bin((live >> (16 * lane)) & 0xFFFF).count("1")
+            for r in range(max(0, ln - k), ln):
+                want |= 1 << (16 * lane + r)
+        assert kernel.top_ranks(livec, k) == want, (hex(live), k)
+
+
 @pytest.mark.parametrize("spec", ["bridge", "hasbro"])
 def test_entry_found_from_every_matching_position(spec):
     """An entry sits in one bucket, picked by how many ranks it needs (under
