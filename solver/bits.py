@@ -4,7 +4,9 @@ They return int64: numba turns int64 mixed with uint64 into float64, which
 would creep into every index computed from them.
 
 ``np.bitwise_count`` is not supported in nopython mode; these compile to the
-single popcnt / tzcnt / lzcnt instructions."""
+single popcnt / tzcnt / lzcnt instructions. ``pext`` and ``pdep`` are BMI2's
+bit gather and scatter: only for CPUs that have them (``config.FAST_PEXT``;
+elsewhere the instruction cannot be compiled)."""
 
 import numpy as np
 from llvmlite import ir
@@ -60,3 +62,33 @@ def lowest_bit(x):
 def highest_bit(x):
     """Index of the highest set bit (-1 for 0)."""
     return 63 - np.int64(_ctlz(x))
+
+
+def _bmi2(name):
+    @intrinsic
+    def _op(typingctx, x, m):
+        sig = types.uint64(types.uint64, types.uint64)
+
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            return builder.call(builder.module.declare_intrinsic(name, fnty=fnty), args)
+
+        return sig, codegen
+
+    return _op
+
+
+_pext = _bmi2("llvm.x86.bmi.pext.64")
+_pdep = _bmi2("llvm.x86.bmi.pdep.64")
+
+
+@njit(**JIT)
+def pext(x, m):
+    """The bits of ``x`` where ``m`` has ones, packed to the bottom (BMI2)."""
+    return _pext(x, m)
+
+
+@njit(**JIT)
+def pdep(x, m):
+    """The low bits of ``x`` spread to where ``m`` has ones (BMI2)."""
+    return _pdep(x, m)

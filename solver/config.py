@@ -15,3 +15,27 @@ JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 _bits = os.environ.get("ROOK_ANALYZE_TT_BITS", "21")
 TT_BITS = int(_bits) if _bits.strip().lstrip("-").isdigit() else _bits
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket
+
+
+def _fast_pext() -> bool:
+    """Does the CPU numba compiles for have a fast PEXT/PDEP (BMI2)?
+
+    The table key compresses card masks by rank with them (two instructions
+    a mask) where it can, else by byte tables. numba compiles for the host
+    CPU unless NUMBA_CPU_NAME names another, and then only the tables are
+    safe; AMD's Zen 1 and 2 run PEXT in microcode (hundreds of cycles), so
+    they take the tables too. numba's cache keys on the CPU, so a kernel
+    compiled with one choice is never loaded where the other applies."""
+    if os.environ.get("NUMBA_CPU_NAME"):
+        return False
+    try:
+        import llvmlite.binding as llvm
+
+        name = llvm.get_host_cpu_name()
+        feats = llvm.get_host_cpu_features()
+    except Exception:  # an llvmlite without these queries: the safe choice
+        return False
+    return bool(feats.get("bmi2", False)) and name not in ("znver1", "znver2", "znver")
+
+
+FAST_PEXT = _fast_pext()

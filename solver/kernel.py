@@ -42,8 +42,8 @@ plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
 import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, popcount
-from .config import JIT
+from .bits import highest_bit, lowest_bit, pdep, pext, popcount
+from .config import FAST_PEXT, JIT
 
 U1 = np.uint64(1)
 LANE = np.uint64(0xFFFF)
@@ -107,14 +107,14 @@ PEXT8 = _pext8_table()
 
 
 @njit(inline='always', **JIT)
-def _compress_lanes(x, rem):
+def _compress_lanes_table(x, rem):
     """Per 16-bit lane, the bits of ``x`` at the places where ``rem`` has ones,
     packed to the bottom of that lane: ranks relative to the cards still live."""
-    return _compress3(x, np.uint64(0), np.uint64(0), rem)[0]
+    return _compress3_table(x, np.uint64(0), np.uint64(0), rem)[0]
 
 
 @njit(inline='always', **JIT)
-def _compress3(x0, x1, x2, rem):
+def _compress3_table(x0, x1, x2, rem):
     """``_compress_lanes`` of three masks by the same ``rem`` (the table key
     compresses its owner and worth planes together): each lane's part of
     ``rem`` is unpacked once, and a mask that is 0 costs nothing."""
@@ -139,6 +139,27 @@ def _compress3(x0, x1, x2, rem):
             v = (x2 >> sh) & LANE
             o2 |= (np.uint64(PEXT8[i0 | (v & np.uint64(0xFF))]) | (np.uint64(PEXT8[i1 | (v >> np.uint64(8))]) << up)) << sh
     return o0, o1, o2
+
+
+@njit(inline='always', **JIT)
+def _compress_lanes_pext(x, rem):
+    """``_compress_lanes_table`` by BMI2: gather the bits at ``rem``, then
+    scatter them to the bottom of their lanes."""
+    return pdep(pext(x, rem), live_ranks(rem))
+
+
+@njit(inline='always', **JIT)
+def _compress3_pext(x0, x1, x2, rem):
+    """``_compress3_table`` by BMI2."""
+    d = live_ranks(rem)
+    return pdep(pext(x0, rem), d), pdep(pext(x1, rem), d), pdep(pext(x2, rem), d)
+
+
+# what the kernels call: two instructions a mask where the CPU has a fast
+# PEXT, else the byte tables (the key's compression runs at every lookup
+# and store)
+_compress_lanes = _compress_lanes_pext if FAST_PEXT else _compress_lanes_table
+_compress3 = _compress3_pext if FAST_PEXT else _compress3_table
 
 
 @njit(inline='always', **JIT)
@@ -1236,8 +1257,9 @@ def worth_at_least(w0, w1, w2, cls_pts, bird_classes, t):
 @njit(inline='always', **JIT)
 def live_ranks(live):
     """Every live card as a compressed rank (the low bits of each lane):
-    ``_compress_lanes(live, live)`` by four popcounts instead of its table
-    lookups (it runs at every lookup of the payoff-similar cache)."""
+    ``_compress_lanes(live, live)`` by four popcounts (it runs at every
+    lookup of the payoff-similar cache). Of any mask, as many low bits a
+    lane as it has there: where the PEXT path scatters its bits."""
     out = np.uint64(0)
     for lane in range(4):
         sh = np.uint64(16 * lane)

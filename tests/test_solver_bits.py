@@ -6,7 +6,7 @@ import random
 
 import numpy as np
 
-from rook_analyze.solver import bits, kernel
+from rook_analyze.solver import bits, config, kernel
 
 
 def _compress_lanes_py(x: int, rem: int) -> int:
@@ -39,8 +39,31 @@ def test_popcount_lowest_highest():
         assert bits.highest_bit(u) == x.bit_length() - 1
 
 
+def _compress_forms():
+    """Both forms of the compression: the byte tables, and BMI2's where this
+    CPU runs them (``config.FAST_PEXT``: the kernels use that one then)."""
+    forms = [("table", kernel._compress_lanes_table, kernel._compress3_table)]
+    if config.FAST_PEXT:
+        forms.append(("pext", kernel._compress_lanes_pext, kernel._compress3_pext))
+    return forms
+
+
 def test_compress_lanes_equals_python():
     """The table key's per-color compression (ranks relative to the live cards)."""
-    rng = random.Random(5)
-    for x, rem in _masks(rng, 3000):
-        assert int(kernel._compress_lanes(np.uint64(x), np.uint64(rem))) == _compress_lanes_py(x, rem)
+    for name, one, three in _compress_forms():
+        rng = random.Random(5)
+        for x, rem in _masks(rng, 3000):
+            y = rng.getrandbits(64) if rng.random() < 0.8 else 0  # a 0 mask is a path of its own
+            want = _compress_lanes_py(x, rem)
+            assert int(one(np.uint64(x), np.uint64(rem))) == want, (name, hex(x), hex(rem))
+            got = three(np.uint64(y), np.uint64(x), np.uint64(0), np.uint64(rem))
+            assert [int(v) for v in got] == [_compress_lanes_py(y, rem), want, 0], (name, hex(x), hex(y), hex(rem))
+
+
+def test_kernels_use_the_fast_form_where_the_cpu_has_it():
+    one, three = ((kernel._compress_lanes_pext, kernel._compress3_pext) if config.FAST_PEXT
+                  else (kernel._compress_lanes_table, kernel._compress3_table))
+    assert kernel._compress_lanes is one and kernel._compress3 is three
+    if config.FAST_PEXT:
+        x, m = np.uint64(0xF0F0_1234_8001_FFFF), np.uint64(0x0FF0_00FF_8001_00F0)
+        assert int(bits.pext(x, m)) == 0b1111_00110100_1_1_1111 and int(bits.pdep(bits.pext(x, m), m)) == int(x & m)
