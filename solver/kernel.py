@@ -520,7 +520,7 @@ def relevant_closure(rr, live):
 
 
 @njit(inline='always', **JIT)
-def relevant_threshold(relc, live):
+def _relevant_threshold_table(relc, live):
     """The inverse of closure-and-compress: for an entry's relevant mask
     (compressed, the top k live cards of each color), the k-th highest live
     card of each color, as a mask of absolute bits."""
@@ -537,6 +537,18 @@ def relevant_threshold(relc, live):
             m &= ~(U1 << np.uint64(c))
         out |= U1 << np.uint64(16 * lane + c)
     return out
+
+
+@njit(inline='always', **JIT)
+def _relevant_threshold_pext(relc, live):
+    """``_relevant_threshold_table`` by BMI2, but every one of the top k live
+    cards of each color rather than the k-th alone: the same cards to a
+    caller, which closes the mask upwards from each color's lowest card
+    (``relevant_closure``) or asks only for that lowest card."""
+    return pdep(pext(relc, live_ranks(live)), live)
+
+
+relevant_threshold = _relevant_threshold_pext if FAST_PEXT else _relevant_threshold_table
 
 
 @njit(inline='always', **JIT)

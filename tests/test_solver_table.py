@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from naive import naive_value, random_endgame
-from rook_analyze.solver import Card, Hand, Rules, api, kernel
+from rook_analyze.solver import Card, Hand, Rules, api, config, kernel
 from rook_analyze.solver.config import TT_WAYS
 
 CONFIGS = ["full", "hasbro", "kentucky", "dixie40", "bridge", "full,bird_play=any_time",
@@ -188,6 +188,35 @@ def test_cache_rank_masks_equal_their_general_forms():
             for r in range(max(0, ln - k), ln):
                 want |= 1 << (16 * lane + r)
         assert kernel.top_ranks(livec, k) == want, (hex(live), k)
+
+
+def test_relevant_cards_of_an_entry_close_alike_in_both_forms():
+    """A hit's relevant cards back in the position's own bits: the byte
+    tables' form gives each color's k-th highest live card, BMI2's all top k;
+    both close upwards (``relevant_closure``) to the top k live cards, the
+    ranks the entry pinned, and share each color's lowest card."""
+    forms = [kernel._relevant_threshold_table]
+    if config.FAST_PEXT:
+        forms.append(kernel._relevant_threshold_pext)
+    rng = random.Random(23)
+    for _ in range(2000):
+        live = rng.getrandbits(64) & rng.getrandbits(64)
+        live64 = np.uint64(live)
+        relc = want = 0
+        for lane in range(4):
+            cards = [16 * lane + b for b in range(16) if live >> (16 * lane + b) & 1]
+            k = rng.randint(0, len(cards))  # the top k ranks of this color (none: 0)
+            for r in range(len(cards) - k, len(cards)):
+                relc |= 1 << (16 * lane + r)
+                want |= 1 << cards[r]
+        relc = np.uint64(relc)
+        for form in forms:
+            got = np.uint64(form(relc, live64))
+            assert int(kernel.relevant_closure(got, live64)) == want, (form, hex(live), hex(int(relc)))
+            for lane in range(4):
+                lw = want >> (16 * lane) & 0xFFFF
+                lg = int(got) >> (16 * lane) & 0xFFFF
+                assert (lw & -lw) == (lg & -lg), (form, hex(live), hex(int(relc)), lane)
 
 
 @pytest.mark.parametrize("spec", ["bridge", "hasbro"])
