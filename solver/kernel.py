@@ -1476,6 +1476,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     u_dtr = np.zeros(maxp, np.int64)
     u_win = np.zeros(maxp, np.int64)
     u_tval = np.zeros(maxp, np.int64)
+    tm = np.zeros(maxp, np.uint64)  # the cards of the trick in progress at ply p
     key = np.zeros((maxp, KEYW), np.uint64)
     own = np.zeros((maxp, OWNW), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
@@ -1504,6 +1505,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     # ply p is hist[tlen0 + p - tlen : tlen0 + p]
     hist = np.empty(tlen0 + maxp, np.int64)
     hist[:tlen0] = trick[:tlen0]
+    for i in range(tlen0):
+        tm[0] |= _bit(trick[i])
 
     remval = 0
     live_all = np.uint64(0)
@@ -1699,9 +1702,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 led = hist[start]
                 win_card = hist[start + winpos]
                 pw = side[_seat_after(leader, winpos, n)] == side[seat]
-            live = live_all
-            for i in range(tlen):
-                live |= _bit(hist[tlen0 + p - tlen + i])
+            live = live_all | tm[p]
             nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                               win_card, pw, trump_lane, hint, history[seat],
                               linfo if tlen == 0 else 0)
@@ -1742,6 +1743,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     leader = wseat
                     tlen = 0
                     trickval = 0
+                tm[p + 1] = tm[p] | b if tlen > 0 else np.uint64(0)
                 p += 1
                 state = _ENTER
             else:
@@ -1794,10 +1796,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # ``c`` stood for the equivalent cards below it: what its line
                 # needed of its own rank, theirs need of their ranks
                 start = tlen0 + p - tlen
-                live = live_all
-                for i in range(tlen):
-                    live |= _bit(hist[start + i])
-                rr |= _bit(class_bottom(c, hands[seat], live, hist[start] if tlen > 0 else -1, any_time,
+                rr |= _bit(class_bottom(c, hands[seat], live_all | tm[p], hist[start] if tlen > 0 else -1, any_time,
                                         bird_mask, values))
             if isor[p] == res:
                 # OR node with a winning child / AND node with a losing one: cut
