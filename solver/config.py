@@ -27,7 +27,7 @@ def _fast_pext() -> bool:
     they take the tables too. numba's cache keys on the CPU, so a kernel
     compiled with one choice is never loaded where the other applies."""
     if os.environ.get("NUMBA_CPU_NAME"):
-        return False
+        return False  # even "host": this numba's LLVM takes it for no CPU at all
     try:
         import llvmlite.binding as llvm
 
