@@ -24,6 +24,14 @@ threads compete for memory as they do in the tool; the ratio then comes
 from the chunks' times (there is no time per solve). ``--old-tt-bits``
 gives the old side a table of another size: with ``--old`` a checkout of
 this same code, it times the table size alone.
+
+One process is not enough: two copies of the same compiled kernel, loaded
+side by side, run at different speeds in one process and alike in the
+next (an A/A run, ``--old`` a checkout of this very commit, gave ratios
+from 0.89 to 1.09 in separate processes, each steady within its
+process). ``--processes K`` runs the comparison in K fresh processes in
+turn and reports every ratio with their median; run it as A/A as well to
+see the spread a change has to beat.
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ import argparse
 import importlib
 import json
 import shutil
+import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -97,9 +107,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tt-bits", type=int, default=21)
     ap.add_argument("--old-tt-bits", type=int, default=None, help="the old side's table size (default --tt-bits)")
     ap.add_argument("--threads", type=int, default=1, help="solve on this many threads, chunks in turn")
+    ap.add_argument("--processes", type=int, default=1,
+                    help="run the comparison in this many fresh processes in turn and report each ratio")
     args = ap.parse_args(argv)
     if args.threads < 1:
         raise SystemExit(f"--threads {args.threads}: need at least 1")
+    if args.processes < 1:
+        raise SystemExit(f"--processes {args.processes}: need at least 1")
+    if args.processes > 1:
+        return in_processes(args.processes, list(sys.argv[1:] if argv is None else argv))
     old = load_kernel(args.old.resolve())
     kernels = (old, kernel)
     positions = (deal_positions(args.rules, args.deals, args.seed) if args.rules
@@ -164,6 +180,30 @@ def main(argv: list[str] | None = None) -> int:
         ("median_ratio_per_solve" if T == 1 else "median_ratio_per_chunk"): round(median, 3),
         "old_nodes": int(nodes[0].sum()), "new_nodes": int(nodes[1].sum()),
         "value_sum": int(values[1].sum()), "values_equal": True}))
+    return 0
+
+
+def in_processes(k: int, argv: list[str]) -> int:
+    """The comparison in ``k`` fresh processes, one after the other: each
+    one's result, then the time ratios' median and range."""
+    rest = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--processes":
+            skip = True
+        elif not a.startswith("--processes="):
+            rest.append(a)
+    ratios = []
+    for i in range(k):
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *rest], check=True,
+                             capture_output=True, text=True).stdout
+        res = json.loads(out.strip().splitlines()[-1])
+        print(json.dumps({"process": i + 1, **res}), flush=True)
+        ratios.append(res["time_ratio"])
+    print(json.dumps({"processes": k, "time_ratios": ratios, "median_time_ratio": round(statistics.median(ratios), 3),
+                      "lowest": min(ratios), "highest": max(ratios)}))
     return 0
 
 
