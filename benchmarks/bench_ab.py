@@ -186,20 +186,15 @@ def main(argv: list[str] | None = None) -> int:
 def in_processes(k: int, argv: list[str]) -> int:
     """The comparison in ``k`` fresh processes, one after the other: each
     one's result, then the time ratios' median and range."""
-    rest = []
-    skip = False
-    for a in argv:
-        if skip:
-            skip = False
-        elif a == "--processes":
-            skip = True
-        elif not a.startswith("--processes="):
-            rest.append(a)
     ratios = []
     for i in range(k):
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), *rest], check=True,
-                             capture_output=True, text=True).stdout
-        res = json.loads(out.strip().splitlines()[-1])
+        # the same arguments; the last --processes wins, so each child runs once
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), *argv, "--processes", "1"],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stderr)
+            raise SystemExit(f"process {i + 1} of {k} failed (exit {proc.returncode})")
+        res = json.loads(proc.stdout.strip().splitlines()[-1])
         print(json.dumps({"process": i + 1, **res}), flush=True)
         ratios.append(res["time_ratio"])
     print(json.dumps({"processes": k, "time_ratios": ratios, "median_time_ratio": round(statistics.median(ratios), 3),
