@@ -15,6 +15,7 @@ __all__ = [
     "DealError", "IllegalActionError", "ConstraintError",
 ]
 
-from .api import SolveResult, Solver, card_values, needs_compile, solve, solve_batch  # noqa: E402
+from .api import (SolveResult, Solver, card_values, needs_compile, release_tables, solve,  # noqa: E402
+                  solve_batch)
 
-__all__ += ["SolveResult", "Solver", "solve", "card_values", "solve_batch", "needs_compile"]
+__all__ += ["SolveResult", "Solver", "solve", "card_values", "solve_batch", "release_tables", "needs_compile"]

@@ -128,6 +128,42 @@ def test_solve_batch_equals_reference():
     assert sum(done) == len(deals)
 
 
+def test_solve_batch_reuses_its_tables_without_carrying_entries():
+    # solve_batch keeps its tables between calls (making one zeroes 243 MB);
+    # a kept table must not answer for another deal or rule set. The same
+    # positions, solved after other deals and presets filled the tables,
+    # still equal the reference.
+    from naive import naive_value
+    from rook_analyze.solver import api
+    api.release_tables()
+    rng = random.Random(22)
+    batches = []
+    for spec in ("hasbro", "full", "hasbro", "kentucky,bird=ten_and_half"):
+        rules = Rules.from_spec(spec)
+        deals, trumps, declarers, leaders, expect = [], [], [], [], []
+        for _ in range(60):
+            d = random_endgame(rules, rng.choice([3, 4]), rng)
+            t, dec, lead = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
+            deals.append(d), trumps.append(t), declarers.append(dec), leaders.append(lead)
+            expect.append(naive_value(d, t, dec, lead))
+        batches.append((deals, trumps, declarers, leaders, expect))
+    kept = None
+    for deals, trumps, declarers, leaders, expect in batches + batches[::-1]:
+        got = solve_batch(deals, trumps, declarers, leaders, threads=1, tt_bits=12)
+        assert [int(v) for v in got] == expect
+        entry = api._tables._free[-1]
+        assert kept is None or entry is kept  # the one table, kept and reused
+        kept = entry
+    assert kept[1] == 8 * 60  # one generation a deal, never reset
+    # at most one table a core is kept, of the size last used
+    solve_batch(batches[0][0], batches[0][1], batches[0][2], batches[0][3],
+                threads=api.default_threads() + 2, tt_bits=11)
+    assert 1 <= len(api._tables._free) <= api.default_threads()
+    assert all(e[0][0].shape == (1 << 11,) for e in api._tables._free)
+    api.release_tables()
+    assert api._tables._free == []
+
+
 def test_card_values_inside_a_trick_regression():
     # card_values once wrote the played card past a trick buffer sized to the
     # cards already played: W's forced B11 came out 20 instead of 0, and two
