@@ -207,17 +207,26 @@ class Solver:
 
     def __init__(self, tt_bits: int | None = None):
         self.tt_bits = table_bits(tt_bits)
-        self._tt = None
-        self._gen = 0
+        self._entry = None  # [table, generation], from the pool solve_batch draws on
         self._context = None
 
     def _table(self, context):
-        if self._tt is None:
-            self._tt = kernel.tt_new(self.tt_bits)
+        if self._entry is None:
+            self._entry = _tables.take(self.tt_bits)
         if context != self._context:
-            self._gen += 1
+            self._entry[1] += 1
             self._context = context
-        return self._tt
+        return self._entry[0]
+
+    @property
+    def _gen(self) -> int:
+        return self._entry[1]
+
+    def __del__(self):
+        # the table goes back to the pool (a thread's solver dies with it)
+        entry = getattr(self, "_entry", None)
+        if entry is not None and _tables is not None:
+            _tables.give(self.tt_bits, entry)
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
@@ -299,9 +308,10 @@ def default_threads() -> int:
 
 
 class _TablePool:
-    """Tables kept between ``solve_batch`` calls. Making one zeroes it all
-    (243 MB at the default size, 0.15-0.2 s), which `nest` paid every
-    racing round on every thread and `simulate` every chunk. A table is
+    """Tables kept between ``solve_batch`` calls (and ``Solver``s' lives).
+    Making one zeroes it all (243 MB at the default size, 0.15-0.2 s), which
+    `nest` paid every racing round on every thread and `simulate` every
+    chunk. A table is
     reused under a new generation, and entries of older generations are
     empty to every lookup, so values never depend on what a table held
     before. Holds at most ``default_threads()`` tables, all of one size."""
@@ -335,8 +345,9 @@ _tables = _TablePool()
 
 
 def release_tables() -> None:
-    """Free the transposition tables ``solve_batch`` keeps for its next call
-    (one per core at most, about 250 MB each at the default size)."""
+    """Free the transposition tables kept for the next ``solve_batch`` call or
+    ``Solver`` (one per core at most, about 250 MB each at the default size;
+    a live ``Solver`` keeps its own)."""
     _tables.release()
 
 

@@ -162,6 +162,17 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
     assert all(e[0][0].shape == (1 << 11,) for e in api._tables._free)
     api.release_tables()
     assert api._tables._free == []
+    # a Solver draws on the same pool and gives its table back when it goes
+    deals, trumps, declarers, leaders, expect = batches[1]
+    solver = api.Solver(tt_bits=12)
+    assert [solver.solve(d, t, dec, lead).declarer_points
+            for d, t, dec, lead in zip(deals, trumps, declarers, leaders)] == expect
+    entry = solver._entry
+    del solver
+    assert api._tables._free == [entry]
+    got = solve_batch(deals, trumps, declarers, leaders, threads=1, tt_bits=12)
+    assert [int(v) for v in got] == expect and api._tables._free == [entry]
+    api.release_tables()
 
 
 def test_card_values_inside_a_trick_regression():
