@@ -951,11 +951,17 @@ def _hash(key, tag, salt):
 
 
 @njit(inline='always', **JIT)
-def top_trump_points(hands, n, side, values, trump_lane, tp):
+def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     """Points the holders of the top trumps keep for certain, as
     (declaring side, defenders, relevant card): the run of highest live
     trumps held by one side wins whatever trick each of them falls in; the
-    bound depends on who holds the trump that ends the run."""
+    bound depends on who holds the trump that ends the run. And the last
+    trick's extra points (``last_extra``) when the top trump's holder has
+    at least as many other trumps as all other seats together: each trump
+    lead by another seat spends one of theirs, so the holder always has a
+    lower trump to follow with, is never forced to play the top one early,
+    and wins the last trick with it (the rest of the hand's lengths are in
+    the table's exact key; the top trump's owner is relevant)."""
     if trump_lane < 0:
         return 0, 0, np.uint64(0)
     sh = np.uint64(16 * trump_lane)
@@ -970,6 +976,16 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
         return 0, 0, np.uint64(0)
     top = highest_bit(live)
     owner = (decl >> np.uint64(top)) & U1
+    last = 0
+    lrel = np.uint64(0)
+    if last_extra > 0:
+        for s in range(n):
+            t = (hands[s] >> sh) & LANE
+            if (t >> np.uint64(top)) & U1:
+                if 2 * (popcount(t) - 1) >= popcount(live) - 1:
+                    last = last_extra
+                    lrel = U1 << np.uint64(16 * trump_lane + top)
+                break
     got = 0
     rel = np.uint64(0)
     m = live
@@ -980,7 +996,8 @@ def top_trump_points(hands, n, side, values, trump_lane, tp):
             break
         got += values[16 * trump_lane + c]
         m &= ~(U1 << np.uint64(c))
-    got += tp
+    got += tp + last
+    rel |= lrel
     if owner == 1:
         return got, 0, rel
     return 0, got, rel
@@ -1604,7 +1621,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     continue
                 # quick bound: top trumps keep their points (cheap and often
                 # decisive, so before the table)
-                tdecl, tdef, trel = top_trump_points(hands, n, side, values, trump_lane, tp)
+                tdecl, tdef, trel = top_trump_points(hands, n, side, values, trump_lane, tp, last_extra)
                 if tdecl >= need or ub - tdef < need:
                     rv = pts + (tdecl if tdecl >= need else ub - tdef)
                     rr = trel

@@ -175,6 +175,32 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
     api.release_tables()
 
 
+@pytest.mark.parametrize("spec", ["hasbro", "kentucky", "dixie40", "full,nest_to=last_trick,last_trick_bonus=20",
+                                  "hasbro,trick_points=5,bird=low"])
+def test_top_trump_bound_holds(spec):
+    # the quick bound at a trick's start: the top trumps' run, and the last
+    # trick's extra points to the top trump's holder when it has as many
+    # other trumps as all other seats together; never past the true value
+    from naive import naive_value
+    from rook_analyze.solver import api, kernel
+    rules = Rules.from_spec(spec)
+    rng = random.Random(zlib.crc32(spec.encode()))
+    fired = 0
+    for _ in range(80):
+        d = random_endgame(rules, rng.choice([3, 4]), rng)
+        t, dec, lead = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
+        pos = api._position(d, t, dec, lead, "W", ())
+        n, tp, last_extra, lane = int(pos.P[0]), int(pos.P[2]), int(pos.P[3]), int(pos.P[6])
+        value = naive_value(d, t, dec, lead) - pos.nest_points
+        remval = sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
+        ub = remval + tp * len(d.hands[0]) + last_extra
+        tdecl, tdef, _ = kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, last_extra)
+        assert tdecl <= value <= ub - tdef, d.rdn()
+        if (tdecl, tdef) != kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
+            fired += 1
+    assert fired >= 3  # the last-trick part was exercised
+
+
 def test_card_values_inside_a_trick_regression():
     # card_values once wrote the played card past a trick buffer sized to the
     # cards already played: W's forced B11 came out 20 instead of 0, and two
