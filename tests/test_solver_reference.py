@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import zlib
 
+import numpy as np
 import pytest
 
 from naive import naive_card_values, naive_defender_value, random_endgame, random_trick
@@ -177,10 +178,12 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
 
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "dixie40", "full,nest_to=last_trick,last_trick_bonus=20",
                                   "hasbro,trick_points=5,bird=low"])
-def test_top_trump_bound_holds(spec):
-    # the quick bound at a trick's start: the top trumps' run, and the last
-    # trick's extra points to the top trump's holder when it has as many
-    # other trumps as all other seats together; never past the true value
+def test_quick_bounds_hold(spec):
+    # the quick bounds at a trick's start, never past the true value: the
+    # top trumps' run, and the last trick's extra points to the top trump's
+    # holder when it has as many other trumps as all other seats together;
+    # the side on lead cashing its top cards (``sure_points``), and leading
+    # to a partner's top card first (``entry_points``)
     from naive import naive_value
     from rook_analyze.solver import api, kernel
     rules = Rules.from_spec(spec)
@@ -198,6 +201,15 @@ def test_top_trump_bound_holds(spec):
         assert tdecl <= value <= ub - tdef, d.rdn()
         if (tdecl, tdef) != kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
             fired += 1
+        # the leader's side cashing its top cards, and leading to a partner's
+        any_time, bird = int(pos.P[1]), pos.enc.bird_mask
+        disc, vals, h2 = np.zeros(6, np.bool_), np.empty(16, np.int64), np.empty(6, np.uint64)
+        sp, _ = kernel.sure_points(pos.hands, lead, n, pos.side, pos.enc.values, lane, any_time, bird, tp, disc, vals)
+        lanes = kernel.lead_lanes(pos.hands, lead, n, pos.side, lane)
+        ep, _ = kernel.entry_points(pos.hands, lead, n, pos.side, pos.enc.values, lane, any_time, bird, tp, disc,
+                                    vals, h2, lanes)
+        for got in (sp, ep):
+            assert (got <= value) if pos.side[lead] == 1 else (value <= ub - got), d.rdn()
     assert fired >= 3  # the last-trick part was exercised
 
 
@@ -250,8 +262,6 @@ def test_custom_counters_beyond_the_table_key_equal_reference(counters):
     in a color, or more than 8 kinds of worth): those positions are searched
     without the table, and the values stay exact."""
     import dataclasses
-
-    import numpy as np
 
     from rook_analyze.solver import api, kernel
     rules = dataclasses.replace(Rules.preset("hasbro"), name="custom", counters=counters)
