@@ -225,8 +225,11 @@ class Solver:
     def __del__(self):
         # the table goes back to the pool (a thread's solver dies with it)
         entry = getattr(self, "_entry", None)
-        if entry is not None and _tables is not None:
-            _tables.give(self.tt_bits, entry)
+        if entry is not None:
+            try:
+                _tables.give(self.tt_bits, entry)
+            except Exception:  # at interpreter exit the pool may be gone already
+                pass
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
