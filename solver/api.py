@@ -314,10 +314,10 @@ class _TablePool:
     """Tables kept between ``solve_batch`` calls (and ``Solver``s' lives).
     Making one zeroes it all (243 MB at the default size, 0.15-0.2 s), which
     `nest` paid every racing round on every thread and `simulate` every
-    chunk. A table is
-    reused under a new generation, and entries of older generations are
-    empty to every lookup, so values never depend on what a table held
-    before. Holds at most ``default_threads()`` tables, all of one size."""
+    chunk. A table is reused under a new generation, and entries of older
+    generations are empty to every lookup, so values never depend on what a
+    table held before. Holds at most ``default_threads()`` tables, all of
+    one size."""
 
     def __init__(self):
         self._lock = threading.Lock()
