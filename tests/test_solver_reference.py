@@ -17,8 +17,8 @@ import zlib
 import numpy as np
 import pytest
 
-from naive import naive_card_values, naive_defender_value, random_endgame, random_trick
-from rook_analyze.solver import Rules, card_values, solve, solve_batch
+from naive import naive_card_values, naive_defender_value, naive_value, random_endgame, random_trick
+from rook_analyze.solver import Rules, api, card_values, kernel, solve, solve_batch
 
 CASES = 500
 # cases per cards-a-seat: mostly small, a few 5-card endings (the reference is slow there)
@@ -117,7 +117,6 @@ def test_solve_batch_equals_reference():
     rules = Rules.preset("hasbro")
     rng = random.Random(21)
     deals, trumps, declarers, leaders, expect = [], [], [], [], []
-    from naive import naive_value
     for _ in range(200):
         d = random_endgame(rules, rng.choice([2, 3, 4]), rng)
         t, dec, lead = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
@@ -134,8 +133,6 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
     # a kept table must not answer for another deal or rule set. The same
     # positions, solved after other deals and presets filled the tables,
     # still equal the reference.
-    from naive import naive_value
-    from rook_analyze.solver import api
     api.release_tables()
     rng = random.Random(22)
     batches = []
@@ -184,8 +181,6 @@ def test_quick_bounds_hold(spec):
     # holder when it has as many other trumps as all other seats together;
     # the side on lead cashing its top cards (``sure_points``), and leading
     # to a partner's top card first (``entry_points``)
-    from naive import naive_value
-    from rook_analyze.solver import api, kernel
     rules = Rules.from_spec(spec)
     rng = random.Random(zlib.crc32(spec.encode()))
     fired = 0
@@ -228,7 +223,6 @@ def test_card_values_inside_a_trick_regression():
 
 def test_default_leader_follows_first_lead():
     """leader=None: the preset's first lead from the declarer and dealer."""
-    from naive import naive_value
     rng = random.Random(31)
     for spec in ("full", "hasbro", "bridge"):   # declarer, left_of_dealer, left_of_declarer
         rules = Rules.from_spec(spec)
@@ -263,7 +257,6 @@ def test_custom_counters_beyond_the_table_key_equal_reference(counters):
     without the table, and the values stay exact."""
     import dataclasses
 
-    from rook_analyze.solver import api, kernel
     rules = dataclasses.replace(Rules.preset("hasbro"), name="custom", counters=counters)
     rng = random.Random(41)
     unkeyed = 0
