@@ -1465,9 +1465,11 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     ``trick[:tlen0]``: the cards of the current trick, from the leader;
     ``dtr0``: the declaring side's tricks so far (for most_tricks).
     ``stats[0]`` counts nodes; a longer array (for benchmarks and tests)
-    also gets 1 table lookups, 2 table cuts, 3 quick-bound cuts, 4 trick
-    starts (the nodes DDS counts), 5 payoff-similar cuts, 10 + k lookups with k cards a hand left,
-    and, past 1000 words, the log of table stores (``log_store``).
+    also gets, each counter where the array reaches it: 1 table lookups,
+    2 table cuts, 3 quick-bound cuts, 4 trick starts (the nodes DDS counts)
+    with 5 words or more, 5 payoff-similar cuts with 6 or more, 10 + k
+    lookups with k cards a hand left with more than 30, and, past 1000
+    words, the log of table stores (``log_store``).
     ``hands`` is restored before returning."""
     n = P[0]
     any_time = P[1]
@@ -1672,7 +1674,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                                 hit = True
                                 break
                     if hit:
-                        if stats.shape[0] > 4:
+                        if stats.shape[0] > 5:
                             stats[5] += 1
                         state = _RETURN
                         continue

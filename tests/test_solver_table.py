@@ -287,3 +287,33 @@ def test_table_size_from_the_environment_is_checked(monkeypatch):
         api.table_bits(None)
     monkeypatch.setattr(api, "TT_BITS", 8)
     assert api.table_bits(None) == 8
+
+
+def test_counters_stay_inside_the_stats_array():
+    """``stats`` may be any length: the search writes a counter only where
+    the array reaches it (a length of 5 once took the payoff-similar count
+    at index 5, past its end). Each length is a view into a longer array
+    whose words beyond the view must come back untouched; the words it has
+    carry the same counts as the longest array's, or stay unwritten."""
+    from rook_analyze.solver import random_deal
+
+    rules = Rules.preset("hasbro")
+    pos = api._position(random_deal(rules, 4), "B", 0, None, "W", ())
+    runs = {}
+    for length in (1, 2, 4, 5, 6, 7, 11, 30, 31, 40):
+        room = np.full(length + 64, -7, np.int64)
+        tt = kernel.tt_new(16)  # a fresh table each: the same search every time
+        value = kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
+                                   pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, 1, TT_WAYS, room[:length])
+        assert (room[length:] == -7).all(), (length, room[length:length + 12])
+        runs[length] = (value, room[:length] + 7)
+
+    def written(i, length):
+        return i == 0 or (1 <= i <= 4 and length > 4) or (i == 5 and length > 5) or (i >= 10 and length > 30)
+
+    value40, counts40 = runs[40]
+    assert counts40[5] > 0 and counts40[4] > 0  # the counters this guards were written
+    for length, (value, counts) in runs.items():
+        assert value == value40
+        expected = [counts40[i] if written(i, length) else 0 for i in range(length)]
+        assert list(counts) == expected, length
