@@ -753,8 +753,46 @@ def class_bottom(c, hand, live, led, any_time, bird_mask, values):
 
 
 @njit(inline='always', **JIT)
+def same_bound_moves(c, rr, hand, worth, values, bird_mask):
+    """The cards of ``hand`` that would give the bound card ``c`` just gave,
+    so its siblings need not be searched: those of c's color below every
+    relevant card of it (``rr``: what c's bound depended on), worth what c
+    is worth, when c is below them too (not the bird, which plays by rules
+    of its own). Playing one instead of c leaves a position that differs
+    from c's only in which of two irrelevant cards of one hand is gone: the
+    relevant cards' owners, every hand's lengths and the worth of what each
+    hand holds are the same, so it matches every bound c's line stored, as
+    a table entry matches (and where the two are worth points, no card
+    worth points may lie between them, or the exact key's order of those
+    cards would change: ``worth`` holds the live cards worth something)."""
+    out = np.uint64(0)
+    if (bird_mask >> np.uint64(c)) & U1:
+        return out
+    lane = (c >> 4) << 4
+    lr = rr & lane_mask(c)
+    thr = lowest_bit(lr) if lr != 0 else lane + 16
+    if thr <= c:
+        return out
+    m = hand & lane_mask(c) & ~bird_mask
+    if thr < lane + 16:
+        m &= (U1 << np.uint64(thr)) - U1
+    while m:
+        d = lowest_bit(m)
+        m &= m - U1
+        if values[d] != values[c]:
+            continue
+        if values[c] != 0:
+            lo = d if d < c else c
+            hi = c if d < c else d
+            if worth & ((U1 << np.uint64(hi)) - (U1 << np.uint64(lo + 1))):
+                continue
+        out |= U1 << np.uint64(d)
+    return out
+
+
+@njit(inline='always', **JIT)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
-               dtr, need, live, remval, mv2, nm2, mi2, best2, rel2, trick2):
+               dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
     """The last two tricks (every hand holds two cards), searched as the
     probe would search them but without its table and quick bounds, which
     cost more here than the few lines they save: does the declaring side
@@ -762,7 +800,8 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
     the probe's: at least ``need`` when it can, else below; the cards whose
     ranks decided it, found as the probe finds them; the nodes searched;
     the trick starts among them). ``live``: every card in the hands;
-    ``remval``: their points; the rest is scratch, one entry a ply.
+    ``worth``: those worth something; ``remval``: their points; the rest
+    is scratch, one entry a ply.
     ``hands`` is restored before returning."""
     ply = 0
     state = _ENTER
@@ -875,6 +914,9 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                 ply -= 1
             else:
                 rel2[ply] |= rr
+                if mi2[ply] == 1 and nm2[ply] == 2 and \
+                        (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(mv2[ply, 1])) & U1:
+                    mi2[ply] = 2  # the lower card gives the bound the higher one just gave
                 state = _NEXT
     return rv, rr, nodes, starts
 
@@ -1499,7 +1541,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     key = np.zeros((maxp, KEYW), np.uint64)
     own = np.zeros((maxp, OWNW), np.uint64)
     rel = np.zeros(maxp, np.uint64)  # relevant cards of the children searched so far
+    skip = np.zeros(maxp, np.uint64)  # moves whose bound a searched sibling's already gives
     class_bits, classes_ok = value_classes(values, bird_mask)
+    worth_bits = class_bits[0] | class_bits[1] | class_bits[2]  # the cards worth points, and the birds
     cls_pts, bird_classes = class_points(class_bits, values, bird_mask)
     thr, nthr = worth_levels(cls_pts, bird_classes)
     birdc_a = np.zeros(maxp, np.uint64)
@@ -1556,6 +1600,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             bd[p] = False
             bm[p] = NO_MOVE
             rel[p] = 0
+            skip[p] = 0
             hint = NO_MOVE
             rr = np.uint64(0)
             linfo = 0
@@ -1606,7 +1651,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         tt_two[e2, 6] = np.uint64(1 << 30)
                         tt_two[e2, 7] = 0
                     got, rr, nn, ns = two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
-                                                 last_extra, most_n, most_p, dtr, need, live_all, remval, mv2, nm2,
+                                                 last_extra, most_n, most_p, dtr, need, live_all,
+                                                 live_all & worth_bits, remval, mv2, nm2,
                                                  mi2, best2, rel2, trick2)
                     # both bounds hold wherever the union of their relevant cards matches
                     if got >= need:
@@ -1730,6 +1776,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             best[p] = -1 if isor[p] else (1 << 40)
             state = _NEXT
         elif state == _NEXT:
+            while mi[p] < nm[p] and (skip[p] >> np.uint64(mv[p, mi[p]])) & U1:
+                mi[p] += 1
             if mi[p] < nm[p]:
                 c = mv[p, mi[p]]
                 mi[p] += 1
@@ -1824,6 +1872,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 state = _RETURN
             else:
                 rel[p] |= rr
+                skip[p] |= same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask)
                 state = _NEXT
     stats[0] += nodes
     return rv
