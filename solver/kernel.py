@@ -9,7 +9,10 @@ lane, else the highest bit in the led lane.
 Search. A probe answers "does the declaring side take at least ``target``
 more points from here?" by alpha-beta on a boolean (null-window) game, with an
 explicit stack instead of recursion (cache=True and recursion do not mix,
-numba issue 6061). The exact value is found by bisection over multiples of
+numba issue 6061). A card whose siblings would only repeat its bound (the
+cards of its hand and color below everything its bound depended on, worth
+what it is worth) stands for them: they are not searched
+(``same_bound_moves``). The exact value is found by bisection over multiples of
 the point unit. At every trick boundary a transposition table keeps a lower
 and an upper bound on the points still to come, reused across probes and
 across solves of the same deal. Its key has an exact part (the leader, every
