@@ -113,7 +113,6 @@ def test_other_tables_equal_reference(rules):
         _check(*case, zero_sum=True)
 
 
-
 def test_custom_counters_equal_reference():
     """Counters of the library's own choosing: cards of one worth with a
     card of another worth between them (10 and 14 worth 10, the 12 worth
@@ -125,6 +124,7 @@ def test_custom_counters_equal_reference():
     rules = replace(Rules.preset("full"), counters=((5, 5), (10, 10), (12, 5), (14, 10)))
     for case in _cases(rules, 13, {2: 100, 3: 250, 4: 200}):
         _check(*case, zero_sum=True)
+
 
 def test_solve_batch_equals_reference():
     rules = Rules.preset("hasbro")
