@@ -1,7 +1,13 @@
 """``cache=True`` is safe on reload: the solver runs in two fresh processes
-sharing one empty NUMBA_CACHE_DIR. The first compiles and writes the cache,
-the second loads it (no recompiling, nothing rewritten) and gets the same,
-correct values."""
+sharing one cache directory that starts empty. The first compiles and
+writes the cache, the second loads it (no recompiling, nothing rewritten)
+and gets the same, correct values.
+
+The directory is the installed solver's own cache when that is still empty
+(a fresh checkout, as in CI; this test runs first), so the rest of the
+suite loads what the first process compiled rather than compiling it a
+second time; where it is already filled, an empty directory of the test's
+own."""
 
 from __future__ import annotations
 
@@ -20,7 +26,7 @@ SPEC = "hasbro"
 CHILD = r"""
 import json, sys, time
 t0 = time.perf_counter()
-from rook_analyze.solver import Card, Deal, card_values, needs_compile, solve, solve_batch
+from rook_analyze.solver import Card, Deal, card_values, kernel, needs_compile, solve, solve_batch
 fresh = needs_compile()
 deal = Deal.from_rdn(sys.argv[1], sys.argv[2])
 res = solve(deal, "R", "N", "E")
@@ -28,6 +34,7 @@ cards = card_values(deal, "R", "N", "E", trick=[Card.from_rdn("B13")])
 batch = solve_batch([deal, deal], ["R", "G"], "N", ["E", "S"], threads=2)
 print(json.dumps({
     "needs_compile": fresh,
+    "cache_path": kernel.solve_exact._cache._cache_path,
     "declarer": res.declarer_points,
     "defender": res.defender_points,
     "cards": {c.rdn(): v for c, v in cards.items()},
@@ -37,8 +44,10 @@ print(json.dumps({
 """
 
 
-def _run(cache_dir: Path) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache_dir))
+def _run(cache_dir: Path | None) -> dict:
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache_dir)
     env.pop("NUMBA_DISABLE_JIT", None)
     proc = subprocess.run([sys.executable, "-c", CHILD, DEAL, SPEC], env=env, capture_output=True,
                           text=True, timeout=900)
@@ -48,18 +57,23 @@ def _run(cache_dir: Path) -> dict:
 
 def _snapshot(cache_dir: Path) -> dict[str, tuple[int, int]]:
     return {str(p.relative_to(cache_dir)): (p.stat().st_size, p.stat().st_mtime_ns)
-            for p in cache_dir.rglob("*") if p.is_file()}
+            for p in cache_dir.rglob("*") if p.is_file() and p.suffix in (".nbi", ".nbc")}
 
 
 def test_cache_reload(tmp_path):
-    cache_dir = tmp_path / "numba"
-    cache_dir.mkdir()
-    first = _run(cache_dir)
+    where = None  # numba's own place for the installed solver's cache
+    first = _run(where)
+    if first["needs_compile"]:
+        cache_dir = Path(first["cache_path"])
+    else:
+        where = cache_dir = tmp_path / "numba"
+        cache_dir.mkdir()
+        first = _run(where)
     after_first = _snapshot(cache_dir)
     assert any(name.endswith(".nbi") for name in after_first), "no numba index files were written"
     assert any(name.endswith(".nbc") for name in after_first), "no compiled code was written"
 
-    second = _run(cache_dir)
+    second = _run(where)
     after_second = _snapshot(cache_dir)
 
     assert first["needs_compile"] is True
