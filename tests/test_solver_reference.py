@@ -11,6 +11,7 @@ A failure names the position in RDN so it can be replayed by hand."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import zlib
 
@@ -119,9 +120,7 @@ def test_custom_counters_equal_reference():
     5), the case where the search does not let one of two such cards stand
     for the other (``kernel.same_bound_moves``: it would change the order of
     the cards worth points, the table's exact key)."""
-    from dataclasses import replace
-
-    rules = replace(Rules.preset("full"), counters=((5, 5), (10, 10), (12, 5), (14, 10)))
+    rules = dataclasses.replace(Rules.preset("full"), counters=((5, 5), (10, 10), (12, 5), (14, 10)))
     for case in _cases(rules, 13, {2: 100, 3: 250, 4: 200}):
         _check(*case, zero_sum=True)
 
@@ -268,8 +267,6 @@ def test_custom_counters_beyond_the_table_key_equal_reference(counters):
     """Custom counters the table key cannot carry (more than 8 live counters
     in a color, or more than 8 kinds of worth): those positions are searched
     without the table, and the values stay exact."""
-    import dataclasses
-
     rules = dataclasses.replace(Rules.preset("hasbro"), name="custom", counters=counters)
     rng = random.Random(41)
     unkeyed = 0

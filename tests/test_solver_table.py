@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from naive import naive_value, random_endgame
-from rook_analyze.solver import Card, Hand, Rules, api, config, kernel
+from rook_analyze.solver import Card, Hand, Rules, api, config, kernel, random_deal
 from rook_analyze.solver.config import TT_WAYS
 
 CONFIGS = ["full", "hasbro", "kentucky", "dixie40", "bridge", "full,bird_play=any_time",
@@ -295,8 +295,6 @@ def test_counters_stay_inside_the_stats_array():
     at index 5, past its end). Each length is a view into a longer array
     whose words beyond the view must come back untouched; the words it has
     carry the same counts as the longest array's, or stay unwritten."""
-    from rook_analyze.solver import random_deal
-
     rules = Rules.preset("hasbro")
     pos = api._position(random_deal(rules, 4), "B", 0, None, "W", ())
     runs = {}
