@@ -16,11 +16,19 @@ timing: the solver's nodes over ``hand``'s own solves (N samples of the
 README's hand and of the ``hasbro`` sample hand, each under all four
 trumps with the policy's discards, one thread) and the sum of the values,
 which a change to the search must leave as it was.
+
+--scoring NAME (with --nodes, repeatable) solves those same deals, trumps
+and leads again with the cards scored otherwise (the counters kept or
+dropped, tricks worth a point, the nest to the declarer), one line each,
+to show what the counters cost the search; ``--scoring all`` runs them all:
+
+    python benchmarks/bench_hand.py --nodes 20 --scoring all
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -31,7 +39,7 @@ from pathlib import Path
 from rook_analyze.analysis.hand import analyze_hand, policy_plays
 from rook_analyze.analysis.policy import DEFAULT_POLICY
 from rook_analyze.analysis.sampling import DealSampler
-from rook_analyze.solver import Rules, Solver
+from rook_analyze.solver import Deal, Rules, Solver
 from rook_analyze.solver.api import default_threads
 
 CASES = {"full": (500, 10.0), "hasbro": (1000, 5.0)}  # samples, target seconds
@@ -51,9 +59,39 @@ def sample_hands(path: Path = HANDS) -> dict[str, str]:
 README_HAND = "Rook B14 B12 B10 B7 R13 R10 Y14 G11"  # the README's first command
 
 
-def hand_nodes(samples: int, seed: int = 5) -> dict:
-    """Nodes and the value sum over ``hand``'s solves of two hasbro hands."""
+def _rescored(**changes):
+    return lambda r: dataclasses.replace(r, **changes)
+
+
+# hasbro's deals scored otherwise: which of its points make the search big
+SCORINGS = {
+    "hasbro": lambda r: r,
+    "nest_to_declarer": _rescored(nest_to="declarer"),
+    "bird_in_trump_suit": _rescored(bird_play="trump_suit"),
+    "counters_no_rook": _rescored(bird_points=0, nest_to="declarer"),
+    "counters_all_5": _rescored(counters=((5, 5), (10, 5), (14, 5)), bird_points=0, nest_to="declarer"),
+    "fives_and_tens": _rescored(counters=((5, 5), (10, 10)), bird_points=0, nest_to="declarer"),
+    "tens_and_14s": _rescored(counters=((10, 10), (14, 10)), bird_points=0, nest_to="declarer"),
+    "tens_only": _rescored(counters=((10, 10),), bird_points=0, nest_to="declarer"),
+    "14s_only": _rescored(counters=((14, 10),), bird_points=0, nest_to="declarer"),
+    "fives_only": _rescored(counters=((5, 5),), bird_points=0, nest_to="declarer"),
+    # every card worth 5: a trick is worth 20, the trick game scaled
+    "every_card_5": _rescored(counters=tuple((k, 5) for k in range(5, 15)), bird_points=5, nest_to="declarer"),
+    "tricks_only": _rescored(counters=(), bird_points=0, trick_points=1, nest_to="declarer"),
+    # the same game on a grid of 5 and of 20 points (the bisection's unit)
+    "tricks_20_last_5": _rescored(counters=(), bird_points=0, trick_points=20, last_trick_bonus=5,
+                                  nest_to="declarer"),
+    "tricks_20_last_20": _rescored(counters=(), bird_points=0, trick_points=20, last_trick_bonus=20,
+                                   nest_to="declarer"),
+}
+
+
+def hand_nodes(samples: int, seed: int = 5, scoring: str = "hasbro") -> dict:
+    """Nodes and the value sum over ``hand``'s solves of two hasbro hands,
+    the deals scored as ``SCORINGS[scoring]`` says (the deals, trumps and
+    discards are always hasbro's, from hasbro's policy)."""
     rules = Rules.preset("hasbro")
+    scored = SCORINGS[scoring](rules)
     solver = Solver()
     nodes = values = solves = 0
     t0 = time.perf_counter()
@@ -61,12 +99,15 @@ def hand_nodes(samples: int, seed: int = 5) -> dict:
         sampler = DealSampler(rules, 0, hand)
         for i in range(samples):
             for trump, (_, played) in policy_plays(sampler.deal(i, seed), 0, DEFAULT_POLICY, rules).items():
+                if scored is not rules:
+                    played = Deal(scored, played.hands, played.nest)
                 res = solver.solve(played, trump, 0, dealer="W")
                 nodes += res.nodes
                 values += res.declarer_points
                 solves += 1
     # seconds include compiling when the solver's cache is cold
-    return {"solves": solves, "nodes": nodes, "value_sum": values, "seconds": round(time.perf_counter() - t0, 1)}
+    out = {"solves": solves, "nodes": nodes, "value_sum": values, "seconds": round(time.perf_counter() - t0, 1)}
+    return out if scoring == "hasbro" else {"scoring": scoring, **out}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,9 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--nodes", type=int, default=0, metavar="N",
                     help="Instead of timing: the solver's nodes on N samples of two hasbro hands (see above).")
+    ap.add_argument("--scoring", action="append", choices=["all", *SCORINGS],
+                    help="With --nodes: score the same deals this way instead (repeatable; 'all': every way).")
     args = ap.parse_args(argv)
+    if args.scoring and not args.nodes:
+        ap.error("--scoring goes with --nodes")
     if args.nodes:
-        print(json.dumps(hand_nodes(args.nodes)))
+        scorings = args.scoring or ["hasbro"]
+        if "all" in scorings:
+            scorings = list(SCORINGS)
+        for scoring in scorings:
+            print(json.dumps(hand_nodes(args.nodes, scoring=scoring)), flush=True)
         return 0
 
     hands = sample_hands()
