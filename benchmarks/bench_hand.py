@@ -60,6 +60,8 @@ README_HAND = "Rook B14 B12 B10 B7 R13 R10 Y14 G11"  # the README's first comman
 
 
 def _rescored(**changes):
+    # counters and bird_points are not knobs (``with_knobs``), so the fields
+    # are replaced; the deck, and so every deal, stays hasbro's
     return lambda r: dataclasses.replace(r, **changes)
 
 
