@@ -14,9 +14,9 @@ well the count predicts a hand it has not seen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,16 @@ FEATURE_TEXT = {
     "voids": "colors with no card",
 }
 TARGETS = {"policy": "policy_points", "best": "best_points"}
+
+
+def feature_text(rules: Rules) -> dict[str, str]:
+    """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s)."""
+    names = [f"{number}s" for number, _ in sorted(rules.counters)]
+    if rules.bird_count:
+        names.append("Rook" if rules.bird_count == 1 else "Rooks")
+    text = dict(FEATURE_TEXT)
+    text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
+    return text
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
 MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
 POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
@@ -57,6 +67,7 @@ class HandCount:
     r2_fit: float
     n: int
     target: str
+    texts: Mapping[str, str] = field(default_factory=lambda: dict(FEATURE_TEXT))  # what each feature is
 
     def predict(self, frame: pd.DataFrame) -> pd.Series:
         value = pd.Series(self.intercept, index=frame.index, dtype=float)
@@ -76,7 +87,7 @@ class HandCount:
 
     def to_dict(self) -> dict[str, Any]:
         return {"formula": self.formula(), "target": self.target, "intercept": self.intercept,
-                "weights": dict(self.weights), "features": {k: FEATURE_TEXT.get(k, k) for k in self.weights},
+                "weights": dict(self.weights), "features": {k: self.texts.get(k, k) for k in self.weights},
                 "r2": self.r2, "rmse": self.rmse, "mae": self.mae, "r2_fit": self.r2_fit, "rows": self.n}
 
 
@@ -160,10 +171,11 @@ def _bucket_edges(count: pd.Series, buckets: int) -> list[float]:
 
 
 def _bucket_labels(edges: Sequence[float]) -> list[str]:
+    """Half-open groups, written so: ``count < 80``, ``80 <= count < 90``, ``count >= 90``."""
     if not edges:
         return ["all hands"]
     labels = [f"count < {edges[0]:.0f}"]
-    labels += [f"count {a:.0f}-{b:.0f}" for a, b in zip(edges[:-1], edges[1:])]
+    labels += [f"{a:.0f} <= count < {b:.0f}" for a, b in zip(edges[:-1], edges[1:])]
     labels.append(f"count >= {edges[-1]:.0f}")
     return labels
 
@@ -172,7 +184,8 @@ def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], targ
                 buckets: int = 5) -> pd.DataFrame:
     """P(points >= bid) for each bid, by hand-count bucket (one row a bucket)."""
     edges = _bucket_edges(count, buckets)
-    labels = _bucket_labels(edges)
+    # one group (or counts all alike) is the total row alone
+    labels = _bucket_labels(edges) if edges else []
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
     rows = []
     for k, label in enumerate(labels):
@@ -349,7 +362,7 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     if frame is None:
         frame = load_frame(out)
     col = TARGETS[target]
-    count = fit_count(frame, col)
+    count = replace(fit_count(frame, col), texts=feature_text(rules))
     predicted = count.predict(frame)
     bids = _bids(rules, frame, col)
     deals = int(frame["deal_id"].nunique())
@@ -388,7 +401,8 @@ def plot_report(report: Report):
                   label=f"all hands  ({row['rows']:,})")
     left.set_xlabel("bid (points the declaring side must take)")
     left.set_ylabel("chance to make the bid (%)")
-    left.set_title("Chance to make each bid, by hand count")
+    left.set_title("Chance to make each bid, by hand-count group" if len(buckets) else
+                   "Chance to make each bid, all hands")
     left.set_ylim(-2, 102)
     left.set_xticks(bids)
     left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
@@ -409,11 +423,12 @@ def plot_report(report: Report):
         # an empty panel would look like a fault: say why it is empty
         right.text(0.5, 0.6, f"too few hands at any one count\n(a point needs {MIN_COUNT_ROWS} hands: simulate more deals)",
                    transform=right.transAxes, ha="center", va="center", fontsize=10, color="dimgrey")
+        right.set_xticks([])  # no counts to show: no axis to read
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
     right.set_xlabel("hand count of the dealt hand (before the nest)")
     right.set_ylabel("chance to make the bid (%)")
-    right.set_title("Chance to make a bid, by hand count")
+    right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
     right.grid(alpha=0.3)
     if not by_count.empty:

@@ -377,7 +377,32 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     if extra:
         raise SimulationError(f"--resume: {str(out)!r} holds part {extra[0]} beyond the plan's "
                               f"{plan.chunks} chunks")
+    # a part damaged after it was written (a copy cut short, a bad disk) is
+    # moved aside under a hidden name and computed again
+    seats = Rules.from_spec(plan.rules).seats
+    for i in sorted(done):
+        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats):
+            path = part_path(out, i)
+            os.replace(path, path.with_name(f".{path.name}.damaged"))
+            done.discard(i)
     return done
+
+
+def _read_part(out: Path, index: int, columns: Sequence[str] | None) -> pa.Table:
+    path = part_path(out, index)
+    try:
+        return pq.read_table(path, columns=list(columns) if columns else None)
+    except (pa.ArrowException, OSError) as e:
+        raise SimulationError(f"{str(path)!r} cannot be read ({e}); run simulate again on this folder with "
+                              "--resume to compute that part again") from None
+
+
+def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
+    """Does part ``index`` read as Parquet with ``rows`` rows? (Only its footer is read.)"""
+    try:
+        return pq.read_metadata(part_path(out, index)).num_rows == rows
+    except (pa.ArrowException, OSError):
+        return False
 
 
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -387,7 +412,7 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     parts = sorted(finished_chunks(out))
     if not parts:
         raise SimulationError(f"{str(out)!r} holds no finished parts yet")
-    tables = [pq.read_table(part_path(out, i), columns=list(columns) if columns else None) for i in parts]
+    tables = [_read_part(out, i, columns) for i in parts]
     frame = pa.concat_tables(tables).to_pandas()
     keys = [c for c in ("deal_id", "position") if c in frame.columns]
     if keys:
@@ -399,7 +424,9 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
 class _Progress:
     """Deals done: whole chunks written plus what running chunks report.
 
-    A bar (tqdm) on a terminal; elsewhere a status line every ``every`` seconds."""
+    ``show``: None shows a bar (tqdm) on a terminal and nothing elsewhere;
+    True shows the bar on a terminal and elsewhere (a log file) a status
+    line every ``every`` seconds and at the end; False shows nothing."""
 
     def __init__(self, total: int, initial: int, show: bool | None, every: float = 30.0) -> None:
         self.total = total
@@ -417,7 +444,7 @@ class _Progress:
         if self.show and tty:
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=initial, unit=" deals", file=err, dynamic_ncols=True,
+            self.bar = tqdm(total=total, initial=initial, unit="deal", file=err, dynamic_ncols=True,
                             smoothing=0.05, desc="simulate")
         self.shown = initial
 
@@ -484,6 +511,28 @@ class SimulationSummary:
                 "by_worker": dict(self.by_worker)}
 
 
+def check_scheduler_address(address: str) -> None:
+    """A Dask scheduler address with a scheme Dask knows and a host and port
+    (``tcp://10.0.0.5:8786``, ``10.0.0.5:8786``), or raise ``SimulationError``."""
+    from distributed.comm import get_address_host_port
+
+    try:
+        get_address_host_port(str(address))
+    except (ValueError, TypeError) as e:
+        raise SimulationError(f"--scheduler {address!r}: not a scheduler address ({e}); give HOST:PORT or "
+                              "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
+
+
+def _undo_output(out: Path, existed: bool) -> None:
+    """Take back what ``prepare_output`` made for a run that never started."""
+    try:
+        (out / META_FILE).unlink()
+        if not existed:
+            out.rmdir()
+    except OSError:
+        pass
+
+
 def warm_solver(rules: Rules | str) -> None:
     """Solve one small position so the numba kernels are compiled and on the
     disk cache before worker processes start (they then load, not compile)."""
@@ -512,18 +561,24 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     core). ``scheduler``: the address of a running Dask scheduler instead.
     ``client``: an existing ``distributed.Client`` (for tests and notebooks).
     ``resume``: keep the finished parts of an earlier run with the same plan
-    (with ``seed=None`` the stored seed is used). ``progress``: a bar on
-    standard error (None: only on a terminal). ``on_chunk(index, worker)``
+    (with ``seed=None`` the stored seed is used). ``progress``: None (the
+    default) a bar on standard error when it is a terminal, else nothing;
+    True the bar on a terminal, else a status line every 30 seconds (the
+    CLI's choice); False nothing. ``on_chunk(index, worker)``
     is called after each part is written."""
     rules = Rules.from_spec(rules)
     if workers is not None and scheduler is not None:
         raise SimulationError("give workers or a scheduler address, not both")
     if workers is not None and workers < 1:
         raise SimulationError(f"workers={workers!r}: need at least 1")
+    if scheduler is not None:
+        check_scheduler_address(scheduler)
     out_path = Path(out)
     if resume and seed is None and (out_path / META_FILE).exists():
         seed = load_plan(out_path).seed
     plan = make_plan(rules, deals, seed, chunk_size)
+    existed = out_path.exists()
+    had_meta = (out_path / META_FILE).exists()
     done = prepare_output(out_path, plan, resume)
     todo = [i for i in range(plan.chunks) if i not in done]
     done_deals = sum(plan.chunk_span(i)[1] for i in done)
@@ -539,7 +594,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
             if scheduler is not None:
                 try:
                     own_client = client = Client(scheduler, timeout="30s")
-                except (OSError, TimeoutError) as e:
+                except (OSError, TimeoutError, ValueError) as e:
+                    if not had_meta:  # nothing was computed: leave --out as it was
+                        _undo_output(out_path, existed)
                     raise SimulationError(f"--scheduler {scheduler!r}: no Dask scheduler answers there "
                                           f"({e})") from None
             else:

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 import pandas as pd
 
-from rook_analyze.cli.common import BadInput, format_table, output_format, plain, records_of
-from rook_analyze.analysis.report import FEATURE_TEXT, MIN_COUNT_ROWS, TARGETS, Report
+from rook_analyze.analysis.plots import check_plot_path
+from rook_analyze.cli.common import BadInput, checked, format_table, output_format, plain, records_of
+from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
+from rook_analyze.solver import Rules
 
-PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 @click.command()
@@ -49,8 +49,8 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
     """
     from rook_analyze.analysis.report import build_report, plot_report
 
-    if plot is not None and Path(plot).suffix.lower() not in PLOT_SUFFIXES:
-        raise BadInput(f"--plot {plot!r}: the file name must end in {', '.join(PLOT_SUFFIXES)}")
+    if plot is not None:
+        checked(check_plot_path, plot, what="--plot")
     rep = build_report(directory, target=target.lower(), buckets=buckets)
     fmt = fmt.lower()
     if fmt == "json":
@@ -65,7 +65,7 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
         try:
             fig.savefig(plot, dpi=130, bbox_inches="tight")
         except OSError as e:
-            raise BadInput(f"--plot {plot!r}: {e}") from None
+            raise BadInput(f"--plot {plot!r}: {e.strerror or e}") from None
         click.echo(f"plot saved to {plot}", err=True)
 
 
@@ -101,7 +101,7 @@ def render_table(rep: Report) -> str:
         f"  {c.formula()}",
     ]
     for name in (n for n, w in c.weights.items() if w != 0):
-        lines.append(f"    {name:<9} {FEATURE_TEXT.get(name, name)}")
+        lines.append(f"    {name:<9} {c.texts.get(name, name)}")
     lines += [
         f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, mean error {c.mae:.1f} "
         f"(in-sample R-squared {c.r2_fit:.3f})",
@@ -115,7 +115,8 @@ def render_table(rep: Report) -> str:
         "Trump choice:",
         format_table(records_of(_trump_rows(rep.trump_choice))),
         "",
-        "By trumps in the dealt hand (the policy's trump color and the Rook):",
+        "By trumps in the dealt hand (the policy's trump color"
+        + (" and the Rook):" if Rules.from_spec(rep.rules).bird_count else "):"),
         format_table(records_of(_percent(rep.trump_length))),
         "",
         "By the declarer's seat (position 1 = left of the dealer):",

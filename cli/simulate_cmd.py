@@ -62,7 +62,7 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     compile_notice()
     try:
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
-                      chunk_size=chunk_size)
+                      chunk_size=chunk_size, progress=True)
     except KeyboardInterrupt:
         _interrupted(out, rules)
         sys.exit(130)

@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rook_analyze.analysis.report import build_report, fit_count, load_frame, plot_report
+from rook_analyze.analysis.report import build_report, feature_text, fit_count, load_frame, plot_report
 from rook_analyze.analysis.simulate import make_plan, prepare_output, simulate_chunk, write_part
 from rook_analyze.cli.main import main
+from rook_analyze.solver import Rules
 
 RULES = "hasbro,hand_size=5"   # fast to solve; still a real auction from 70 to 120
 DEALS = 240
@@ -168,3 +169,24 @@ def test_cli_bad_input(tmp_path, dataset):
     assert r.exit_code == 2 and "simulate.json" in r.stderr and r.stderr.count("\n") == 1
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "x.txt"))
     assert r.exit_code == 2 and "--plot" in r.stderr and r.stdout == ""
+    # a plot that could not be saved is found before the report is printed
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / "no" / "x.png"))
+    assert r.exit_code == 2 and "no folder" in r.stderr and r.stdout == ""
+
+
+def test_one_bucket_is_the_total_row_alone(dataset):
+    table = build_report(dataset, buckets=1).bid_success
+    assert list(table["bucket"]) == ["all hands"] and table["rows"].iloc[0] == DEALS * 4
+    r = run_cli("report", str(dataset), "--buckets", "1", "--format", "json")
+    assert [x["bucket"] for x in json.loads(r.stdout)["bid_success"]] == ["all hands"]
+    five = build_report(dataset).bid_success["bucket"].tolist()
+    assert five[0].startswith("count < ") and five[-2].startswith("count >= ") and five[-1] == "all hands"
+    assert all(" <= count < " in b for b in five[1:-2])
+
+
+def test_feature_texts_name_the_rules_counters(dataset):
+    assert "(5s, 10s, 14s, Rook)" in feature_text(Rules.from_spec("hasbro"))["counters"]
+    assert "(5s, 10s, 13s)" in feature_text(Rules.from_spec("dixie40"))["counters"]
+    assert "(1s, 5s, 10s, 14s, Rook)" in feature_text(Rules.from_spec("kentucky"))["counters"]
+    rep = build_report(dataset)
+    assert rep.count.texts["counters"] == feature_text(Rules.from_spec(RULES))["counters"]

@@ -145,6 +145,62 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     assert not (tmp_path / "y").exists()
 
 
+def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_path):
+    for address in ("garbage", "tcp://host", "foo://1.2.3.4:8786", "127.0.0.1:notaport", ""):
+        out = tmp_path / "run"
+        r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler", address)
+        assert r.exit_code == 2, (address, r.output)
+        assert "not a scheduler address" in r.stderr and repr(address) in r.stderr
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.output
+        assert not out.exists()  # nothing was written, so the same --out works without the scheduler
+
+
+def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(SimulationError, match="no Dask scheduler answers"):
+        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False)
+    assert not out.exists()
+    out.mkdir()
+    with pytest.raises(SimulationError, match="no Dask scheduler answers"):
+        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False)
+    assert out.is_dir() and list(out.iterdir()) == []
+
+
+def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 8, seed=3, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    for i in (0, 1):
+        write_part(out, i, simulate_chunk(plan, i))
+    whole = read_dataset(out)
+    part = out / "part-000001.parquet"
+    part.write_bytes(part.read_bytes()[:100])  # a copy cut short
+    with pytest.raises(SimulationError, match="part-000001.parquet.*cannot be read.*--resume"):
+        read_dataset(out)
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and "cannot be read" in r.stderr and r.stderr.count("\n") == 1
+    # resume reads every part's footer: the damaged one is set aside and done again
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
+    summary = simulate(TINY, 8, out, resume=True, chunk_size=4, workers=1, progress=False)
+    assert summary.chunks_computed == 1
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_status_lines_when_standard_error_is_not_a_terminal(capsys):
+    from rook_analyze.analysis.simulate import _Progress
+
+    quiet = _Progress(10, 0, None)
+    quiet.finished(0, 10)
+    assert capsys.readouterr().err == ""
+    logged = _Progress(10, 0, True, every=0.0)
+    logged.running(0, 4)
+    logged.finished(0, 10)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("simulate: 4/10 deals, ") and lines[-1].startswith("simulate: 10/10 deals, ")
+    assert all("deals/s" in x and "left" in x for x in lines)
+
+
 # ---------------------------------------------------------- real clusters
 def _dask(*args: str, log: Path) -> subprocess.Popen:
     """A ``dask`` command of this environment, in its own process group (killed as a whole)."""
