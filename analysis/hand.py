@@ -91,6 +91,7 @@ class HandReport:
     bids: pd.DataFrame
     recommendation: Recommendation
     detail: pd.DataFrame = field(repr=False)
+    settled: bool | None = None  # with precision: did ev's standard errors reach it (else the samples ran out)
 
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""
@@ -106,6 +107,7 @@ class HandReport:
             "known": {k: v.rdn() for k, v in self.known.items()},
             "constraints": [c.text() for c in self.constraints],
             "precision": self.precision,
+            "settled": self.settled,
             "trumps": _records(self.trumps),
             "bids": _records(self.bids),
             "recommendation": {"bid": self.recommendation.bid, "trump": self.recommendation.trump,
@@ -118,7 +120,7 @@ class HandReport:
         trumps = self.trumps.assign(section="trump")
         bids = self.bids.assign(section="bid")
         rec = pd.DataFrame([{"section": "recommendation", "trump": self.recommendation.trump,
-                             "bid": self.recommendation.bid}])
+                             "bid": self.recommendation.bid, "rule": DECISION_RULE}])
         frame = pd.concat([trumps, bids, rec], ignore_index=True)
         cols = ["section"] + [c for c in frame.columns if c != "section"]
         frame = frame[cols]
@@ -352,4 +354,5 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int = "N", de
         policy=getattr(policy, "name", type(policy).__name__), known=dict(sampler.known),
         constraints=sampler.constraints, precision=precision, trumps=trumps, bids=bids,
         recommendation=rec, detail=detail,
+        settled=None if precision is None else settled(rules, bids, rec, precision),
     )

@@ -668,8 +668,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
     samples, top, candidates = int(samples), int(top), int(candidates)
-    if samples < 1:
-        raise ConstraintError(f"samples={samples}: at least one layout is needed")
+    if samples < FIRST_ROUND:
+        raise ConstraintError(f"samples={samples}: at least {FIRST_ROUND} layouts are needed "
+                              "(a standard error needs two)")
     if top < 1:
         raise ConstraintError(f"top={top}: show at least one option")
     if candidates < 1:
@@ -742,7 +743,11 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         lead, lead_se = float(diff.mean()), _se(diff)
         # switch from the policy's choice only on evidence: the best of many options measured on the
         # same layouts looks better than it is (the winner's curse)
-        if not lead >= margin * (lead_se if math.isfinite(lead_se) else 0.0):
+        if math.isfinite(lead_se):
+            keep_policy = not lead >= margin * lead_se
+        else:  # an unmeasured gap (no standard error) earns no switch unless margin is 0
+            keep_policy = margin > 0 or not lead >= 0
+        if keep_policy:
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)

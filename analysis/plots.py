@@ -1,12 +1,13 @@
 """Figures of the Monte Carlo reports, as matplotlib ``Figure`` objects.
 
 The figures are built without pyplot, on the Agg canvas: no global backend
-change, no display needed. ``fig.savefig(path)`` writes PNG or SVG by the
-path's extension. matplotlib is imported only when a figure is drawn, so the
+change, no display needed. ``fig.savefig(path)`` writes PNG, SVG or PDF by
+the path's extension. matplotlib is imported only when a figure is drawn, so the
 command line starts quickly."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rook_analyze.solver.errors import RookError
@@ -16,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .hand import HandReport
 
-FORMATS = (".png", ".svg")
+FORMATS = (".png", ".svg", ".pdf")
 
 
 def bid_curve(report: "HandReport") -> Figure:
@@ -76,9 +77,14 @@ class PlotError(RookError):
 
 
 def check_plot_path(path: str) -> str:
-    """The file format of a plot path (``png`` or ``svg``), or raise ``PlotError``."""
+    """The file format of a plot path (``png``, ``svg`` or ``pdf``), or raise
+    ``PlotError``; also when its folder does not exist (checked before a long
+    run, not after it)."""
     lower = str(path).lower()
     for ext in FORMATS:
         if lower.endswith(ext):
+            folder = Path(path).parent
+            if not folder.is_dir():
+                raise PlotError(f"plot file {str(path)!r}: no folder {str(folder)!r}")
             return ext[1:]
-    raise PlotError(f"plot file {path!r}: the name must end in .png or .svg")
+    raise PlotError(f"plot file {str(path)!r}: the name must end in {', '.join(FORMATS)}")

@@ -307,6 +307,8 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
         name = "<stdin>" if name in ("-", "<stdin>") else name
     try:
         for n, line in enumerate(stream, start=1):
+            if n == 1:
+                line = line.removeprefix("\ufeff")  # the byte-order mark some editors write
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
@@ -331,7 +333,7 @@ def parse_deals(lines: Iterable[tuple[str, str]], rules: Rules, complete: bool =
 def deal_input(f: Callable) -> Callable:
     """``DEAL`` (words joined, so quoting is optional; ``-`` = standard input)
     and ``--file PATH`` (``-`` = standard input)."""
-    f = click.option("--file", "file", type=click.File("r", encoding="utf-8"), default=None,
+    f = click.option("--file", "file", type=click.File("r", encoding="utf-8"), default=None, metavar="PATH",
                      help="Read deals from PATH, one a line (blank lines and # lines skipped); - for standard input.")(f)
     f = click.argument("deal", nargs=-1)(f)
     return f

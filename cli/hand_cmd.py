@@ -8,7 +8,8 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
-                                     output_format, progress, rounded_records, rules_option, slow_hands_notice)
+                                     output_format, progress, read_deal_lines, rounded_records, rules_option,
+                                     slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -40,15 +41,16 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                     "bids, recommendation, ...); csv: one table with a 'section' column (trump, bid, "
                     "recommendation).")
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Save the bid-success curve (P(make) and ev against the bid, 95% bands); PNG or SVG by "
-                   "FILE's extension.")
+              help="Save the bid-success curve (P(make) and ev against the bid, 95% bands); PNG, SVG or PDF "
+                   "by FILE's extension.")
 def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: int, seed: int | None,
          known: tuple[str, ...], constraints: tuple[str, ...], precision: float | None, workers: int | None,
          fmt: str, plot: str | None) -> None:
     """Bid advice for a dealt HAND: how high to bid, and in what color.
 
     HAND is the bidder's cards in RDN (quotes optional), e.g.
-    'Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14' under full.
+    'Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14' under full, or -
+    to read them from standard input (the first line not blank or #).
 
     Each sample deals the unseen cards at random to the other seats and
     the nest (consistent with --known and --constraint). The bidder takes
@@ -71,8 +73,12 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
     13-card hands (full) often minutes.
     """
     text = joined(hand)
+    if text is not None and text.strip() == "-":
+        # the hand on standard input, as solve reads deals: its first line that is not blank or #
+        text = next((t for _, t in read_deal_lines("-")), None)
     if not text:
-        raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...'", hint=True)
+        raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...' (or - to read them from "
+                       "standard input)", hint=True)
     checked(rules.bid_levels, what="--rules")  # bid advice needs an auction
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
@@ -103,6 +109,9 @@ def _print_table(report) -> None:
     if d["constraints"] or d["known"]:
         extra = [f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"]
         head += "  |  given " + ", ".join(extra)
+    if d["precision"] is not None:
+        head += (f"  |  precision {d['precision']:g}: " +
+                 ("reached" if d["settled"] else "NOT reached (the --samples cap stopped it)"))
     click.echo(head)
     click.echo()
     click.echo(format_table(rounded_records(report.trumps, _DIGITS)))

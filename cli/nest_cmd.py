@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, OBJECTIVES,
+from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
+                                        OBJECTIVES,
                                         analyze_nest,
                                         check_nest, halving_schedule, nest_candidates, nest_sampler,
                                         planned_solves)
@@ -29,7 +30,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @click.option("--seat", type=SEAT, default="N", show_default=True, help="The declarer's seat.")
 @click.option("--dealer", type=SEAT, default="W", show_default=True,
               help="The dealer: decides the first leader where the seat left of the dealer leads.")
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=DEFAULT_SAMPLES, show_default=True,
+@click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND), default=DEFAULT_SAMPLES, show_default=True,
               help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer).")
 @click.option("--candidates", type=click.IntRange(min=1), default=DEFAULT_CANDIDATES, show_default=True,
               help="Options (trump and discards) that enter the first round.")

@@ -7,7 +7,7 @@ import re
 
 import click
 
-from rook_analyze.cli.common import (SEAT, TRUMP, check_trump, checked, compile_notice,
+from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, check_trump, checked, compile_notice,
                                      deal_input, emit, format_csv, joined, output_format, parse_deals,
                                      progress, read_deal_lines, rules_option)
 from rook_analyze.solver import Card, Rules, card_values
@@ -41,12 +41,14 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
                    "they are still in the deal's hands.")
 @click.option("--cards", "with_cards", is_flag=True,
               help="Also give the value of every legal card of the seat to play: "
-                   "declarer_points after that card, perfect play after.")
+                   "declarer_points after that card, perfect play after; best first for that "
+                   "seat (the most points for the declaring side, the fewest for a defender).")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
 def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str, trick: str | None,
           with_cards: bool, fmt: str, deal: tuple[str, ...], file) -> None:
-    """The double-dummy value of each deal, from a trick boundary.
+    """The double-dummy value of each deal: from a trick boundary, or from
+    inside a trick with --trick.
 
     DEAL is one deal in RDN (quoting optional), or - to read deals from
     standard input (also read when piped in and no DEAL is given); --file
@@ -80,6 +82,10 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
                 else checked(rules.check_seat, leader, what="--leader"))
     played = parse_trick(trick)
+    if len(deal) > 1 and sum(w.count("/") for w in deal) > rules.seats:  # one deal: a / between its parts
+        # several quoted deals: the words are joined into one deal, which would fail confusingly
+        raise BadInput(f"DEAL: the {len(deal)} arguments hold more than one deal; give one, or several in a file "
+                       "(--file PATH) or on standard input (-), one a line")
     deals = parse_deals(read_deal_lines(joined(deal), file), rules)
     names = rules.seat_names
 
@@ -104,8 +110,12 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
                 rec["trick"] = [c.rdn() for c in played]
             if with_cards:
                 values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
+                # best first for the seat to play (the defenders want the fewest points), equals in card order
+                to_play = (leader_i + len(played)) % rules.seats
+                sign = -1 if rules.side_of(to_play, declarer_i) == 1 else 1
                 rec["cards"] = {c.rdn(): int(v) for c, v in sorted(values.items(),
-                                                                      key=lambda cv: (-cv[1], canonical_key(cv[0].index)))}
+                                                                      key=lambda cv: (sign * cv[1],
+                                                                                      canonical_key(cv[0].index)))}
             bar.update(1)
             if fmt == "jsonl":
                 click.echo(json.dumps(rec))

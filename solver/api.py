@@ -231,6 +231,16 @@ class Solver:
             except Exception:  # at interpreter exit the pool may be gone already
                 pass
 
+    def _ready(self, pos: _Position) -> None:
+        """The table made and the kernel loaded (or compiled) before the clock
+        starts, so ``ms`` is the search alone: an empty position returns at once."""
+        self._table(pos.context + (False,))
+        if not kernel.solve_exact.overloads:
+            tt = self._entry[0]
+            kernel.solve_exact(np.zeros_like(pos.hands), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
+                               pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
+                               np.zeros(1, np.int64))
+
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
         if flip:
@@ -245,6 +255,7 @@ class Solver:
               dealer: str | int = "W", trick: Sequence = ()) -> SolveResult:
         pos = _position(deal, trump, declarer, leader, dealer, trick)
         stats = np.zeros(1, np.int64)
+        self._ready(pos)
         t0 = time.perf_counter()
         value = self._value(pos, stats)
         declarer_points = value + pos.nest_points
@@ -269,7 +280,11 @@ class Solver:
         for i in range(k):
             card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
             result[card] = int(out_vals[i]) + pos.nest_points
-        return dict(sorted(result.items(), key=lambda kv: -kv[1]))
+        # best first for the seat to play: the declaring side wants the most
+        # points, the defenders the fewest
+        to_play = (pos.leader + pos.tlen) % int(pos.P[0])
+        sign = -1 if pos.side[to_play] == 1 else 1
+        return dict(sorted(result.items(), key=lambda kv: sign * kv[1]))
 
 
 _local = threading.local()

@@ -118,7 +118,13 @@ class Rules:
             nest = knobs.get("nest_size", self.nest_size)
             if isinstance(nest, int):
                 knobs["hand_size"] = max(deck - nest, 0) // knobs.get("seats", self.seats)
-        return replace(self, **knobs)
+        rules = replace(self, **knobs)
+        # a preset's max_bid may outrun a knob that takes points away (it only
+        # adds bids nobody makes); a max_bid asked for must be reachable
+        if knobs.get("max_bid") is not None and rules.max_bid > rules.total_points:
+            raise RulesError(f"rules {rules.spec_unchecked()!r}: max_bid={rules.max_bid} is above the "
+                             f"{rules.total_points} points a hand has to take")
+        return rules
 
     def __post_init__(self) -> None:
         self._validate()
@@ -178,6 +184,12 @@ class Rules:
                     raise bad(f"{key}={v} must be a positive multiple of 5")
             if self.min_bid > self.max_bid:
                 raise bad(f"min_bid={self.min_bid} is above max_bid={self.max_bid}")
+            most = self.total_points
+            if self.min_bid > most:
+                raise bad(f"min_bid={self.min_bid} is above the {most} points a hand has to take")
+            if self.min_bid < self.max_bid and self.bid_step > self.max_bid - self.min_bid:
+                raise bad(f"bid_step={self.bid_step} is more than max_bid - min_bid = "
+                          f"{self.max_bid - self.min_bid}: no bid could be raised")
         if self.target <= 0:
             raise bad(f"target={self.target} must be positive")
 
@@ -366,8 +378,12 @@ class Rules:
             raise RulesError(f"seat {seat!r}: choose one of {' '.join(names)}")
         return names.index(s)
 
-    def side_of(self, seat: int, declarer: int) -> int:
-        """1 for the declaring side, 0 for the defenders."""
+    def side_of(self, seat: int | str, declarer: int | str) -> int:
+        """1 for the declaring side, 0 for the defenders (seats as indices or names)."""
+        if isinstance(seat, str):
+            seat = self.check_seat(seat)
+        if isinstance(declarer, str):
+            declarer = self.check_seat(declarer)
         if self.teams is None:
             return 1 if seat == declarer else 0
         return 1 if self.teams[seat] == self.teams[declarer] else 0

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rook_analyze.cli import common
 from rook_analyze.cli.main import main
-from rook_analyze.solver import Card, Deal, Rules, card_values, random_deals, solve
+from rook_analyze.solver import Deal, Rules, card_values, random_deals, solve
 
 SMALL = "hasbro,hand_size=5"   # short hands: quick solves
 FIELDS = {"deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points", "defender_points",
@@ -96,6 +96,11 @@ def test_file_and_stdin_give_one_record_per_deal(tmp_path):
         assert a["declarer_points"] == b["declarer_points"] == c["declarer_points"] == d["declarer_points"]
     for rec, text in zip(from_file, texts):
         assert rec["declarer_points"] == solve(Deal.from_rdn(text, SMALL), "Y", "E").declarer_points
+    # a file saved with a byte-order mark (some Windows editors) reads the same
+    bom = tmp_path / "bom.rdn"
+    bom.write_text(texts[0] + "\r\n", encoding="utf-8-sig")
+    rec = json.loads(ok(run(*solve_args(), "--format", "json", "--file", str(bom))).stdout)[0]
+    assert rec["deal"] == texts[0] and rec["declarer_points"] == from_file[0]["declarer_points"]
 
 
 @pytest.mark.parametrize("rules,declarer,dealer,leader", [
@@ -120,7 +125,8 @@ def test_cards_gives_every_legal_card_and_the_best_is_the_value():
         assert set(cards) == {c.rdn() for c in d.hand(leader)}  # leading: every card is legal
         best = max if leader == "E" else min                   # E declares: E-W maximise
         assert best(cards.values()) == rec["declarer_points"]
-        assert list(cards.values()) == sorted(cards.values(), reverse=True)
+        # best first for the seat to play: E-W the most points, N-S the fewest
+        assert list(cards.values()) == sorted(cards.values(), reverse=leader == "E")
         lib = card_values(d, "Y", "E", leader)
         assert cards == {c.rdn(): v for c, v in lib.items()}
 
@@ -161,6 +167,15 @@ def test_bad_deal_exits_2(bad):
     assert result.exit_code == 2, result.output
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("Error: DEAL: ") and result.stderr.count("\n") == 1
+
+
+def test_two_deals_as_arguments_are_one_line_exit_2():
+    text = deals(SMALL, 1, 6)[0]
+    result = run(*solve_args(), text, text)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "more than one deal" in result.stderr and result.stderr.count("\n") == 1
+    # one deal in unquoted words is still one deal
+    assert run(*solve_args(), *text.split()).exit_code == 0
 
 
 def test_compile_notice_goes_to_stderr_once(monkeypatch):

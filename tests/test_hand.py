@@ -103,6 +103,10 @@ def test_precision_stops_early_on_the_same_samples():
     early = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, precision=50.0)
     assert early.samples == 100  # the first round already meets a loose precision
     assert early.detail.equals(full.detail.iloc[:100])
+    assert early.settled is True and full.settled is None
+    capped = analyze_hand(SMALL_HAND, SMALL, samples=20, seed=5, precision=0.01)
+    assert capped.samples == 20 and capped.settled is False  # the cap, not the precision, stopped it
+    assert capped.to_dict()["settled"] is False
 
 
 def test_decision_rule_and_wilson():
@@ -154,6 +158,11 @@ def test_cli_json_and_csv():
     assert lines[0].startswith("section,")
     assert sum(line.startswith("bid,") for line in lines) == len(SMALL.bid_levels())
     assert lines[-1].startswith("recommendation,")
+    # the hand on standard input, as solve reads deals
+    r3 = CliRunner().invoke(main, ["hand", "-", "--rules", SMALL.spec(), "--samples", "8", "--seed", "2",
+                                   "--format", "json"], input=f"# my hand\n\n{SMALL_HAND}\n")
+    assert r3.exit_code == 0, r3.output
+    assert json.loads(r3.stdout) == doc
 
 
 def test_cli_table_and_plot(tmp_path):
@@ -177,7 +186,8 @@ def test_cli_table_and_plot(tmp_path):
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:rook=2"], "impossible constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:hcp>2"], "--constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "W:B14"], "already in the bidder's hand"),
-    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.pdf"], "must end in .png or .svg"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.jpg"], "must end in .png, .svg, .pdf"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "no/such/folder/x.png"], "no folder 'no/such/folder'"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     (["--rules", SMALL.spec()], "no HAND"),
 ])

@@ -178,6 +178,7 @@ def test_bad_input_is_a_rook_error(hand, nest, error, words):
 
 def test_bad_options_are_errors():
     for kw in (dict(bid=33), dict(objective="p_make"), dict(objective="nonsense"), dict(samples=0),
+               dict(samples=1),  # no standard error, so no honest way to weigh a switch
                dict(known=["nest:B5"])):
         with pytest.raises(RookError):
             analyze_nest(HAND, NEST, SMALL, seed=1, **kw)
@@ -233,6 +234,7 @@ def test_cli_json_csv_and_table():
     (HAND, NEST, ["--objective", "score"], "needs --bid"),
     (HAND, NEST, ["--trump", "none"], "trump 'none'"),
     (HAND, NEST, ["--margin", "-1"], "--margin"),
+    (HAND, NEST, ["--samples", "1"], "--samples"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(hand, nest, extra, words):
     res = _cli("--hand", hand, "--nest", nest, "--samples", "2", *extra)

@@ -234,6 +234,9 @@ def test_any_spec_either_round_trips_or_is_a_rules_error(preset, knobs):
     ("full,min_bid=72", ["min_bid=72", "multiple of 5"]),
     ("full,bid_step=0", ["bid_step=0", "positive"]),
     ("full,min_bid=130", ["min_bid=130", "max_bid=120"]),
+    ("hasbro,min_bid=125,max_bid=200", ["max_bid=200", "120 points"]),   # more than a hand holds
+    ("hasbro,max_bid=1000", ["max_bid=1000", "120 points"]),
+    ("hasbro,bid_step=200", ["bid_step=200", "max_bid - min_bid = 50"]),
     ("full,target=0", ["target=0"]),
     ("full,trick_points=-1", ["trick_points=-1"]),
     ("full,nest_size=-1", ["nest_size=-1"]),
