@@ -426,7 +426,7 @@ def plot_report(report: Report):
         right.set_xticks([])  # no counts to show: no axis to read
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
-    right.set_xlabel("hand count of the dealt hand (before the nest)")
+    right.set_xlabel(f"hand count of the dealt hand, before the nest (a point: the {COUNT_STEP} counts around it)")
     right.set_ylabel("chance to make the bid (%)")
     right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
