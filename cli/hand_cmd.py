@@ -8,7 +8,7 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
-                                     output_format, progress, read_deal_lines, rounded_records, rules_option,
+                                     output_format, plural, progress, read_deal_lines, rounded_records, rules_option,
                                      slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
@@ -105,7 +105,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
 def _print_table(report) -> None:
     d = report.to_dict()
     head = (f"hand {d['hand']}  |  rules {d['rules']}  |  {d['seat']} declares, {d['dealer']} deals, "
-            f"{d['leader']} leads  |  {d['samples']} samples, seed {d['seed']}")
+            f"{d['leader']} leads  |  {plural(d['samples'], 'sample')}, seed {d['seed']}")
     if d["constraints"] or d["known"]:
         extra = [f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"]
         head += "  |  given " + ", ".join(extra)

@@ -11,7 +11,8 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         planned_solves)
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit_report, format_table,
-                                     output_format, progress, rounded_records, rules_option, slow_hands_notice)
+                                     output_format, plural, progress, rounded_records, rules_option,
+                                     slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "score": 1, "gap": 1, "gap_se": 2, "quick": 1}
@@ -119,7 +120,7 @@ def _print_table(report) -> None:
         head += f"  |  bid {d['bid']}"
     click.echo(head)
     rounds = ", ".join(f"{r['options']} on {r['layouts']}" for r in d["schedule"])
-    line = (f"{d['candidates']} options, {d['solves']} solves (options on layouts: {rounds}), "
+    line = (f"{plural(d['candidates'], 'option')}, {plural(d['solves'], 'solve')} (options on layouts: {rounds}), "
             f"seed {d['seed']}, best by {d['objective']}")
     if d["constraints"] or d["known"]:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
