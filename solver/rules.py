@@ -283,8 +283,9 @@ class Rules:
 
     @property
     def trumps(self) -> tuple[str, ...]:
-        """The trump choices: the four colors, and 'none' where allowed."""
-        return COLORS + (("none",) if self.no_trump else ())
+        """The trump choices: the four colors, and 'none' where allowed (never
+        with a Rook in the deck: it is always a trump)."""
+        return COLORS + (("none",) if self.no_trump and not self.bird_count else ())
 
     @cached_property
     def _points_by_index(self) -> tuple[int, ...]:
@@ -364,9 +365,10 @@ class Rules:
         """Normalise a trump name (B, R, Y, G or none) or raise."""
         t = str(trump).strip()
         t = "none" if t.lower() == "none" else t.upper()
-        if t not in self.trumps or (t == "none" and self.bird_count):
-            allowed = ", ".join(x for x in self.trumps if not (x == "none" and self.bird_count))
-            why = " (the Rook is always a trump, so a trump color must be named)" if t == "none" else ""
+        if t not in self.trumps:
+            allowed = ", ".join(self.trumps)
+            why = (" (the Rook is always a trump, so a trump color must be named)"
+                   if t == "none" and self.bird_count else "")
             raise RulesError(f"trump {trump!r} is not allowed under {self.spec()!r}: choose {allowed}{why}")
         return t
 

@@ -323,8 +323,12 @@ def test_check_trump():
     assert Rules.preset("bridge").check_trump("None") == "none"
     with pytest.raises(RulesError, match="'none'.*Rook is always a trump"):
         Rules.preset("full").check_trump("none")
-    with pytest.raises(RulesError, match="'none'"):
+    with pytest.raises(RulesError, match="'none'.*Rook is always a trump"):
         Rules.from_spec("bridge,bird=high").check_trump("none")  # a Rook needs a trump color
+    assert "none" not in Rules.from_spec("bridge,bird=high").trumps and "none" in Rules.preset("bridge").trumps
+    with pytest.raises(RulesError) as err:
+        Rules.preset("dixie40").check_trump("none")  # no Rook there: no talk of one
+    assert "Rook" not in str(err.value)
     with pytest.raises(RulesError, match="'X'"):
         Rules.preset("full").check_trump("X")
 
