@@ -37,6 +37,9 @@ FEATURE_TEXT = {
     "voids": "colors with no card",
 }
 TARGETS = {"policy": "policy_points", "best": "best_points"}
+COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
+MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
+POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
 def feature_text(rules: Rules) -> dict[str, str]:
@@ -47,9 +50,6 @@ def feature_text(rules: Rules) -> dict[str, str]:
     text = dict(FEATURE_TEXT)
     text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
     return text
-COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
-MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
-POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import click
 
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
-                                        OBJECTIVES,
-                                        analyze_nest,
-                                        check_nest, halving_schedule, nest_candidates, nest_sampler,
-                                        planned_solves)
+                                        OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
+                                        nest_sampler, planned_solves)
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit_report, format_table,
                                      output_format, plural, progress, rounded_records, rules_option,

@@ -13,7 +13,6 @@ from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
 from rook_analyze.solver import Rules
 
 
-
 @click.command()
 @click.argument("directory", metavar="DIR", type=click.Path(exists=True, file_okay=False))
 @output_format(("table", "json", "csv"),
