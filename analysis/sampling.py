@@ -157,6 +157,9 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | None, rules: R
                 hand = Hand.from_rdn(cards, rules.deck_mask)
             except RookError as e:
                 raise type(e)(f"known cards for {name} ({cards.strip()!r}): {e}") from None
+            if not hand.mask:  # 'E:' names a place and no card: a slip, not a statement
+                raise ConstraintError(f"known cards for {name}: none given (expected PLACE:CARDS, e.g. "
+                                      f"'{name}:B14 R5')")
         if name in out and out[name].mask & hand.mask:
             dup = Card.from_index(mask_indices(out[name].mask & hand.mask)[0]).rdn()
             raise DuplicateCardError(f"known card {dup!r} is given twice for {name}")

@@ -115,6 +115,8 @@ def test_known_cards_are_placed():
     (["E:B99"], "B99"),
     (["nest:B1 B2 B3 B4 B5 B6"], "6 known cards for nest"),
     (["E B7"], "PLACE:CARDS"),
+    (["E:"], "known cards for E: none given"),
+    (["nest:  "], "known cards for nest: none given"),
 ])
 def test_bad_known_cards(known, message):
     with pytest.raises((ConstraintError, DuplicateCardError, InvalidCardError)) as e:
