@@ -19,9 +19,13 @@ are held). Operators are ``>= <= = == > <``; several constraints all hold.
 
 Deals that break a constraint are rejected and dealt again (rejection
 sampling, so the accepted deals are uniform among the deals that meet every
-constraint). Constraints that cannot hold at all are a ``ConstraintError``
-up front; constraints that hold too rarely to be sampled are one after
-``max_tries`` rejected deals, never a hang.
+constraint). Constraints that cannot hold, judged one feature at a time
+(each range against the least and most a place can hold, and the lower
+bounds together against what the deck has), are a ``ConstraintError`` up
+front. Combinations impossible in subtler ways (``E:rook=1`` with
+``E:counters<20``), and those that hold too rarely to be sampled, are one
+after ``max_tries`` rejected deals (rounded up to a multiple of 64), never
+a hang.
 
 Reproducible: sample ``i`` of seed ``s`` is dealt from its own generator,
 ``numpy.random.default_rng(SeedSequence(s, spawn_key=(i,)))`` (the ``i``-th
