@@ -86,7 +86,7 @@ def test_bridge_endings_equal_dds():
         assert got_cards == want_cards, where
 
 
-# CI runs the first 100 of the 200 seeded full deals (about three minutes
+# CI runs the first 100 of the 200 seeded full deals (two to three minutes
 # on 2 cores; all 200 took over five and pushed the suite past ten), and
 # ROOK_BRIDGE_DEALS=200 runs the whole sequence, ROOK_BRIDGE_DEALS=k its
 # first k. solve_batch spreads them over the cores, with a table of 2^22
