@@ -114,7 +114,7 @@ def allowed_trumps(rules: Rules, trumps: Sequence[str] | None = None) -> tuple[s
             if t not in out:
                 out.append(t)
         return tuple(out)
-    return tuple(t for t in rules.trumps if not (t == "none" and rules.bird_count))
+    return rules.trumps
 
 
 # ------------------------------------------------------------ candidates
@@ -743,11 +743,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         lead, lead_se = float(diff.mean()), _se(diff)
         # switch from the policy's choice only on evidence: the best of many options measured on the
         # same layouts looks better than it is (the winner's curse)
-        if math.isfinite(lead_se):
-            keep_policy = not lead >= margin * lead_se
-        else:  # an unmeasured gap (no standard error) earns no switch unless margin is 0
-            keep_policy = margin > 0 or not lead >= 0
-        if keep_policy:
+        if not lead >= margin * lead_se:  # samples >= 2: lead_se is a number
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)

@@ -171,9 +171,10 @@ def _bucket_edges(count: pd.Series, buckets: int) -> list[float]:
 
 
 def _bucket_labels(edges: Sequence[float]) -> list[str]:
-    """Half-open groups, written so: ``count < 80``, ``80 <= count < 90``, ``count >= 90``."""
+    """Half-open groups, written so: ``count < 80``, ``80 <= count < 90``, ``count >= 90``;
+    none without edges (one group: the total row alone)."""
     if not edges:
-        return ["all hands"]
+        return []
     labels = [f"count < {edges[0]:.0f}"]
     labels += [f"{a:.0f} <= count < {b:.0f}" for a, b in zip(edges[:-1], edges[1:])]
     labels.append(f"count >= {edges[-1]:.0f}")
@@ -184,8 +185,7 @@ def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], targ
                 buckets: int = 5) -> pd.DataFrame:
     """P(points >= bid) for each bid, by hand-count bucket (one row a bucket)."""
     edges = _bucket_edges(count, buckets)
-    # one group (or counts all alike) is the total row alone
-    labels = _bucket_labels(edges) if edges else []
+    labels = _bucket_labels(edges)
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
     rows = []
     for k, label in enumerate(labels):

@@ -13,7 +13,6 @@ from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, check_trump, checked
 from rook_analyze.solver import Card, Rules, card_values
 from rook_analyze.solver import solve as solve_deal
 from rook_analyze.solver.api import table_bits
-from rook_analyze.solver.cards import canonical_key
 
 COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
            "defender_points", "nodes", "ms")
@@ -110,12 +109,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
                 rec["trick"] = [c.rdn() for c in played]
             if with_cards:
                 values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
-                # best first for the seat to play (the defenders want the fewest points), equals in card order
-                to_play = (leader_i + len(played)) % rules.seats
-                sign = -1 if rules.side_of(to_play, declarer_i) == 1 else 1
-                rec["cards"] = {c.rdn(): int(v) for c, v in sorted(values.items(),
-                                                                      key=lambda cv: (sign * cv[1],
-                                                                                      canonical_key(cv[0].index)))}
+                rec["cards"] = {c.rdn(): int(v) for c, v in values.items()}  # best first, as card_values gives
             bar.update(1)
             if fmt == "jsonl":
                 click.echo(json.dumps(rec))

@@ -18,7 +18,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from . import kernel
-from .cards import COLORS, Card
+from .cards import COLORS, Card, canonical_key
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError
@@ -280,11 +280,11 @@ class Solver:
         for i in range(k):
             card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
             result[card] = int(out_vals[i]) + pos.nest_points
-        # best first for the seat to play: the declaring side wants the most
-        # points, the defenders the fewest
+        # best first for the seat to play (the declaring side wants the most
+        # points, the defenders the fewest); equals in canonical card order
         to_play = (pos.leader + pos.tlen) % int(pos.P[0])
         sign = -1 if pos.side[to_play] == 1 else 1
-        return dict(sorted(result.items(), key=lambda kv: sign * kv[1]))
+        return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index))))
 
 
 _local = threading.local()
@@ -308,7 +308,8 @@ def solve(deal: Deal, trump: str, declarer: str | int, leader: str | int | None 
 
 def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                 dealer: str | int = "W", trick: Sequence = ()) -> dict[Card, int]:
-    """Declaring side's points after each legal card of the seat to play, best first."""
+    """Declaring side's points after each legal card of the seat to play, best
+    first for that seat (equals in canonical card order)."""
     return _thread_solver().card_values(deal, trump, declarer, leader, dealer, trick)
 
 
