@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rook_analyze.cli import common
 from rook_analyze.cli.main import main
-from rook_analyze.solver import Deal, Rules, card_values, random_deals, solve
+from rook_analyze.solver import Deal, Rules, card_values, random_deal, random_deals, solve
 
 SMALL = "hasbro,hand_size=5"   # short hands: quick solves
 FIELDS = {"deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points", "defender_points",
@@ -77,6 +77,14 @@ def test_both_sides_add_up_to_the_points_at_stake(rules, trump):
     assert rec["declarer_points"] + rec["defender_points"] == d.total_points()
     if rules in ("hasbro", "dixie40"):                     # a full deal: all 120 points
         assert d.total_points() == 120
+    # In a zero-sum game solve reports the total less the declarer's points as
+    # the defenders', so the sum above mostly checks the total. Solve the
+    # defenders' own best apart: E-W declaring, the same seat on lead; under
+    # nest_to=declarer that search gives E-W the nest, taken off again.
+    r = Rules.from_spec(rules)
+    swapped = solve(d, trump, "W", rec["leader"]).declarer_points
+    nest = r.points_of_mask(d.nest.mask) if r.nest_to == "declarer" else 0
+    assert swapped - nest == rec["defender_points"]
 
 
 def test_file_and_stdin_give_one_record_per_deal(tmp_path):
@@ -200,10 +208,19 @@ def test_compile_notice_asks_about_the_kernels_a_command_runs(monkeypatch):
     assert asked == [("batch",)]
 
 
-def test_needs_compile_names_its_entry_points():
-    from rook_analyze.solver import needs_compile
+def test_needs_compile_names_its_entry_points(monkeypatch):
+    from rook_analyze.solver import needs_compile, solve_batch
     assert needs_compile(()) is False  # nothing to run, nothing to compile
-    assert isinstance(needs_compile(("solve", "card_values", "batch")), bool)
+    # each entry point run once in this process: its kernel is in the disk cache now
+    d = Deal.from_rdn("N: B14 / E: B13 / S: B12 / W: B11", SMALL)
+    solve(d, "Y", "E"), card_values(d, "Y", "E"), solve_batch([d], "Y", "E")
+    for uses in (("solve",), ("card_values",), ("batch",), ("solve", "card_values", "batch")):
+        assert needs_compile(uses) is False, uses
+    # with the cache's index files gone (as numba would find a fresh cache), every entry point must compile:
+    # an answer that never looks at the cache (or fails and falls back to False) would not say so
+    monkeypatch.setattr("os.path.exists", lambda path: False)
+    for uses in (("solve",), ("card_values",), ("batch",)):
+        assert needs_compile(uses) is True, uses
     with pytest.raises(ValueError, match="'deal'"):
         needs_compile(("deal",))
 
@@ -244,7 +261,12 @@ def test_readme_python_example_runs(capsys):
     out = capsys.readouterr().out.splitlines()
     declarer, defender, nodes, ms = out[0].split()
     assert int(declarer) + int(defender) == 120 and int(nodes) > 0 and float(ms) > 0
-    assert json.loads(out[1].replace("'", '"'))
+    # the second line: each card N may lead (hasbro: N, left of dealer W, leads) and N-S's points after it;
+    # N-S maximise, so the best of them is the value on the first line
+    cards = json.loads(out[1].replace("'", '"'))
+    held = random_deal(Rules.from_spec("hasbro,bird=low"), seed=1).hand("N")   # the example's deal
+    assert set(cards) == {c.rdn() for c in held}
+    assert max(cards.values()) == int(declarer)
 
 
 def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeypatch):

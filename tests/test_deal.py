@@ -129,7 +129,9 @@ EXAMPLE = ("N: Rook B14 B10 R9 Y8 G7 G6 B5 R12 / E: B13 B12 R14 R13 Y14 Y13 G14 
 def test_example_deal():
     deal = Deal.from_rdn(EXAMPLE, "hasbro", complete=True)
     assert deal.hand("N").rdn() == "Rook B14 B10 B5 R12 R9 Y8 G7 G6"
-    assert deal.hand(2) == deal.hands[2]
+    # a seat by name or by index (0..3 clockwise from N): S's cards as written in EXAMPLE
+    assert deal.hand("S").rdn() == deal.hand(2).rdn() == "B11 B9 R11 R10 Y12 Y11 G11 G10 G9"
+    assert deal.hand("w") == deal.hand(3) == Hand.from_rdn("B8 B7 R8 R7 Y10 Y9 G8 R6 R5")
     assert deal.nest.rdn() == "B6 Y7 Y6 Y5 G5"
     assert deal.total_points() == 120
 

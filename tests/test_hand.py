@@ -47,7 +47,12 @@ def test_report_shape(small_report):
         assert key in doc
     assert set(doc["trumps"][0]) >= {"trump", "mean", "se", "best_share"}
     assert set(doc["bids"][0]) >= {"bid", "p_make", "ev"}
-    assert doc["recommendation"]["trump"] in COLORS
+    # the recommendation follows DECISION_RULE on the bids table, and the trump with the best mean
+    # (the first in B R Y G order among equals)
+    qualify = [b["bid"] for b in doc["bids"] if b["p_make"] >= 0.5 and b["ev"] >= 0]
+    assert doc["recommendation"]["bid"] == (max(qualify) if qualify else None)
+    best_mean = max(t["mean"] for t in doc["trumps"])
+    assert doc["recommendation"]["trump"] == next(t["trump"] for t in doc["trumps"] if t["mean"] == best_mean)
     json.dumps(doc)
 
 
@@ -114,6 +119,18 @@ def test_decision_rule_and_wilson():
     lo, hi = wilson(0.5, 100)
     assert lo < 0.5 < hi and math.isclose(lo + hi, 1.0)
     assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
+    # the 95% Wilson interval's published values: 50 of 100 -> 0.4038 to 0.5962;
+    # 0 of 10 -> 0 to z^2 / (n + z^2) = 3.8415 / 13.8415 = 0.2775
+    assert wilson(0.5, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(0.0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(1.0, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    # in general its ends are the roots of the score equation (p - x)^2 = z^2 x (1 - x) / n,
+    # a quadratic in x, solved here directly
+    z = 1.959963984540054  # the 97.5% point of the standard normal
+    for p, n in ((0.2, 50), (0.73, 11), (0.5, 7), (0.05, 400)):
+        a, b, c = 1 + z * z / n, -(2 * p + z * z / n), p * p
+        root = math.sqrt(b * b - 4 * a * c)
+        assert wilson(p, n) == pytest.approx(((-b - root) / (2 * a), (-b + root) / (2 * a)), abs=1e-12), (p, n)
 
 
 def test_no_bidding_or_no_samples_is_an_error():

@@ -88,6 +88,8 @@ def test_double_bird():
 
 def test_off_color_cannot_win():
     # N leads B2; nobody follows black and nobody trumps: B2 wins the trick
+    # over the higher off-color Y14 (G is trump and nobody plays green)
+    assert naive_trick_winner(Rules.preset("full"), "G", N, cards("B2 Y14 Y10 R5")) == N
     d = deal("N: B2 / E: G14 / S: Y10 / W: R5", "full")
     assert naive_value(d, "Y", N, N) == 25      # S trumps with Y10: 10 + 10 + 5
     assert naive_value(d, "B", N, N) == 25      # N's B2 is trump and wins

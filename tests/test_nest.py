@@ -176,12 +176,21 @@ def test_bad_input_is_a_rook_error(hand, nest, error, words):
         check_nest(hand, nest, SMALL)
 
 
-def test_bad_options_are_errors():
-    for kw in (dict(bid=33), dict(objective="p_make"), dict(objective="nonsense"), dict(samples=0),
-               dict(samples=1),  # no standard error, so no honest way to weigh a switch
-               dict(known=["nest:B5"])):
-        with pytest.raises(RookError):
-            analyze_nest(HAND, NEST, SMALL, seed=1, **kw)
+@pytest.mark.parametrize("kw, words", [
+    (dict(bid=33), "bid 33: .* bids run from 40 to 120"),
+    (dict(objective="p_make"), "objective 'p_make' needs a bid"),
+    (dict(objective="nonsense"), "objective 'nonsense': choose one of"),
+    (dict(samples=0), "samples=0"),
+    (dict(samples=1), "samples=1: at least 2"),  # no standard error, so no honest way to weigh a switch
+    (dict(top=0), "top=0"),
+    (dict(candidates=0), "candidates=0"),
+    (dict(margin=-1), "margin=-1"),
+    (dict(known=["nest:B5"]), "known cards for the nest"),
+], ids=lambda v: str(v) if isinstance(v, dict) else "")
+def test_bad_options_are_errors(kw, words):
+    # each refused for its own reason (a RookError alone would also pass on an unrelated failure)
+    with pytest.raises(RookError, match=words):
+        analyze_nest(HAND, NEST, SMALL, seed=1, **kw)
 
 
 def test_objective_p_make_ranks_by_p_make():

@@ -112,6 +112,13 @@ def test_cli_formats(dataset):
                         "trump_length", "positions"}
     assert doc["dataset"]["deals"] == DEALS and 0 <= doc["count"]["rmse"]
     assert doc["count"]["formula"].startswith("points = ")
+    # the figures are the library's report of the same folder, not merely well-formed
+    lib = build_report(dataset).count
+    assert doc["count"]["formula"] == lib.formula()
+    assert doc["count"]["weights"] == pytest.approx(lib.weights)
+    for key in ("intercept", "r2", "rmse", "mae"):
+        assert doc["count"][key] == pytest.approx(getattr(lib, key)), key
+    assert doc["count"]["mae"] <= doc["count"]["rmse"]  # a mean absolute error never exceeds the root mean square
     r = run_cli("report", str(dataset), "--format", "csv")
     assert r.exit_code == 0
     rows = list(csv.DictReader(io.StringIO(r.stdout)))

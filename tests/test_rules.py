@@ -87,8 +87,13 @@ def test_dixie40_most_tricks_bonus():
 
 
 def test_bid_levels():
+    # RULES.md's preset table: (min, step, max) 70/5/120, 100/5/180, 65/5/120
     assert Rules.preset("full").bid_levels() == list(range(70, 121, 5))
-    assert Rules.preset("kentucky").bid_levels()[0] == 100
+    assert Rules.preset("hasbro").bid_levels() == list(range(70, 121, 5))
+    assert Rules.preset("kentucky").bid_levels() == list(range(100, 181, 5))
+    assert Rules.preset("dixie40").bid_levels() == list(range(65, 121, 5))
+    # every multiple of 5 may be bid (bid_step only spaces one bid from the last)
+    assert Rules.from_spec("full,bid_step=10,min_bid=80,max_bid=110").bid_levels() == [80, 85, 90, 95, 100, 105, 110]
     with pytest.raises(RulesError, match="no bidding"):
         Rules.preset("bridge").bid_levels()
 

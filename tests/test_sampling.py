@@ -94,9 +94,25 @@ def test_constrained_counts_follow_the_conditional_hypergeometric():
 
 
 def test_rejection_matches_the_conditional_distribution():
-    # E:rook=1 -> the Rook is never in W's hand nor the nest, always in E's
+    from math import comb
+
+    # E:rook=1 -> the Rook is never in S's or W's hand nor the nest, always in E's
     s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5", constraints=["E:rook=1"])
-    assert all(d.hands[1].has_bird() for d in s.deals(40, 1))
+    deals = [s.deal(i, 1) for i in range(2000)]
+    for d in deals:
+        assert d.hands[1].has_bird()
+        assert not (d.hands[2].has_bird() or d.hands[3].has_bird() or d.nest.has_bird())
+    # and the rest is uniform given that: E's other 8 cards are 8 of the 31 unseen
+    # non-Rook cards, 8 of them black (B12..B5), so E's black count is
+    # hypergeometric(31, 8, 8) (mean 64/31 = 2.06), not the unconstrained
+    # hypergeometric(32, 8, 9) (mean 2.25)
+    n = len(deals)
+    counts = np.bincount([d.hands[1].count("B") for d in deals], minlength=9)
+    p = np.array([comb(8, k) * comb(23, 8 - k) for k in range(9)], dtype=float) / comb(31, 8)
+    for k in (0, 1, 2, 3, 4):
+        assert abs(counts[k] / n - p[k]) < 4 * np.sqrt(p[k] * (1 - p[k]) / n), (k, counts[k], p[k] * n)
+    mean, sd = 64 / 31, np.sqrt(8 * (8 / 31) * (23 / 31) * (23 / 30))
+    assert abs(counts @ np.arange(9) / n - mean) < 4 * sd / np.sqrt(n)
 
 
 def test_known_cards_are_placed():

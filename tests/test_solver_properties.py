@@ -1,6 +1,8 @@
 """Properties of the solver's values that need no reference solver.
 
-- From a fresh deal, declarer + defender points are the deal's total.
+- From a fresh deal, declarer + defender points are the deal's total, the
+  defenders' points found by a search of their own (the other side
+  declaring, same leader), not taken as the total less the declarer's.
 - Along the principal variation (each seat plays a best card by
   ``card_values``) the value never changes, and the points the declaring
   side actually captures on that line equal it.
@@ -106,6 +108,18 @@ FULL_DEALS = [("full", None, "Y", 0), ("hasbro", 1, "B", 1), ("hasbro", 2, "G", 
               ("dixie40", 1, "R", 0), ("dixie40", 2, "Y", 1), ("bridge", 2, "none", 2), ("bridge", 2, "B", 0)]
 
 
+def _defenders_own_search(deal: Deal, trump: str, declarer: int, leader: int) -> int:
+    """The defenders' points from a search that maximises them: the same
+    position solved with the other side declaring. ``solve`` itself only
+    subtracts its declarer value from the total when the game is zero-sum,
+    so comparing its defender_points with the total would test nothing.
+    When the nest goes to the declarer, the swapped search credits the
+    nest to the defenders, so it is taken off again."""
+    rules = deal.rules
+    swapped = solve(deal, trump, (declarer + 1) % rules.seats, leader).declarer_points
+    return swapped - (rules.points_of_mask(deal.nest.mask) if rules.nest_to == "declarer" else 0)
+
+
 @pytest.mark.parametrize("preset, seed, trump, declarer", FULL_DEALS)
 def test_full_deal_sides_add_up(preset, seed, trump, declarer):
     rules = Rules.preset(preset)
@@ -114,6 +128,9 @@ def test_full_deal_sides_add_up(preset, seed, trump, declarer):
     assert res.declarer_points + res.defender_points == deal.total_points() == rules.total_points
     assert 0 <= res.declarer_points <= rules.total_points
     assert res.nodes > 0
+    # the defenders' own search (W deals by default: the leader solve picked)
+    leader = rules.first_leader(declarer, 3)
+    assert _defenders_own_search(deal, trump, declarer, leader) == res.defender_points
 
 
 def test_full_deal_principal_variation():
@@ -138,3 +155,4 @@ def test_endings_principal_variation(spec):
         _walk_line(deal, trump, declarer, leader, check_every_card=True)
         res = solve(deal, trump, declarer, leader)
         assert res.declarer_points + res.defender_points == deal.total_points()
+        assert _defenders_own_search(deal, trump, declarer, leader) == res.defender_points
