@@ -171,6 +171,7 @@ def test_incomplete_dataset_is_reported_as_such(tmp_path):
 def test_cli_bad_input(tmp_path, dataset):
     r = run_cli("report", str(tmp_path / "missing"))
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
+    assert str(tmp_path / "missing") in r.stderr and "does not exist" in r.stderr  # names the bad input
     (tmp_path / "empty").mkdir()
     r = run_cli("report", str(tmp_path / "empty"))
     assert r.exit_code == 2 and "simulate.json" in r.stderr and r.stderr.count("\n") == 1
