@@ -289,13 +289,16 @@ def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: fl
 
 
 # ------------------------------------------------------------------ advisor
-def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int = "N", dealer: str | int = "W",
+def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = None,
+                 dealer: str | int | None = None,
                  samples: int = 500, seed: int | None = None,
                  known: Mapping[str, str | Hand] | Sequence[str] | None = None,
                  constraints: Sequence[Constraint | str] = (), precision: float | None = None,
                  threads: int | None = None, policy: NestPolicy = DEFAULT_POLICY,
                  progress: Callable[[int], None] | None = None) -> HandReport:
-    """Bid advice for ``hand`` held at ``seat`` (see the module docstring).
+    """Bid advice for ``hand`` held at ``seat`` (default N) with ``dealer``
+    dealing (default W; P1 and the last seat at other tables; see the module
+    docstring).
 
     ``samples`` deals are sampled (fewer when ``precision`` is given and the
     recommendation settles first: sampling runs in rounds of 100 and stops once
@@ -312,9 +315,11 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int = "N", de
         raise ConstraintError(f"samples={samples}: at least one sample is needed")
     if precision is not None and not precision > 0:
         raise ConstraintError(f"precision={precision}: a standard error in points, above 0")
+    # N bids and W deals by default (the first and the last seat at other tables)
+    seat = rules.first_seat if seat is None else seat
     sampler = DealSampler(rules, seat, hand, known=known, constraints=constraints)
     declarer = sampler.seat
-    dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
+    dealer_i = rules.seat_index(rules.last_seat if dealer is None else dealer)
     seed = resolve_seed(seed)
 
     res = _Results()

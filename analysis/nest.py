@@ -644,16 +644,17 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
     return DealSampler(rules, seat, hand, known=given, constraints=constraints)
 
 
-def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: str | int = "N",
-                 dealer: str | int = "W", bid: int | None = None, samples: int = DEFAULT_SAMPLES,
+def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: str | int | None = None,
+                 dealer: str | int | None = None, bid: int | None = None, samples: int = DEFAULT_SAMPLES,
                  seed: int | None = None, top: int = DEFAULT_TOP, candidates: int = DEFAULT_CANDIDATES,
                  trumps: Sequence[str] | None = None, objective: str = "mean",
                  known: Mapping[str, str | Hand] | Sequence[str] | None = None,
                  constraints: Sequence[Constraint | str] = (), threads: int | None = None,
                  policy: NestPolicy = DEFAULT_POLICY, margin: float = DEFAULT_MARGIN,
                  progress: Callable[[int], None] | None = None) -> NestReport:
-    """Trump and discards for the declarer at ``seat`` holding ``hand`` who
-    takes ``nest`` (see the module docstring).
+    """Trump and discards for the declarer at ``seat`` (default N, P1 at
+    other tables) holding ``hand`` who takes ``nest``, ``dealer`` dealing
+    (default W, the last seat at other tables; see the module docstring).
 
     ``samples``: layouts the finalists are solved on; ``candidates``: options
     that enter the first round; ``trumps``: only these trumps (default all);
@@ -688,9 +689,10 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                                   f"in steps of 5")
     elif objective != "mean":
         raise ConstraintError(f"objective {objective!r} needs a bid")
+    seat = rules.first_seat if seat is None else seat  # as analyze_hand: N, or P1 at other tables
     sampler = nest_sampler(hand, nest, rules, seat, known, constraints)
     declarer = sampler.seat
-    dealer_i = dealer if isinstance(dealer, int) else rules.check_seat(dealer)
+    dealer_i = rules.seat_index(rules.last_seat if dealer is None else dealer)
     seed = resolve_seed(seed)
 
     cands = nest_candidates(hand, nest, rules, limit=candidates, trumps=trumps, policy=policy)

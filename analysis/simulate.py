@@ -116,10 +116,21 @@ class Plan:
             raise SimulationError(f"{where}: not a simulate metadata file ({e})") from None
 
 
+def _spec_rebuilds(rules: Rules) -> bool:
+    try:
+        return Rules.from_spec(rules.spec()) == rules
+    except RookError:
+        return False
+
+
 def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
               chunk_size: int = DEFAULT_CHUNK_SIZE) -> Plan:
     """A plan; without a seed, a fresh random one (kept in the metadata so --resume finds it)."""
     rules = Rules.from_spec(rules)
+    if not _spec_rebuilds(rules):
+        # workers and --resume rebuild the rules from the plan's text
+        raise SimulationError(f"rules {rules.spec()!r}: simulate needs rules its text form rebuilds "
+                              f"(a preset and knobs, not a deck or counters of one's own)")
     if seed is None:
         seed = secrets.randbits(63)
     return Plan(rules=rules.spec(), seed=int(seed), deals=int(deals), chunk_size=int(chunk_size),

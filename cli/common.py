@@ -19,6 +19,7 @@ import click
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 
 SEATS = ("N", "E", "S", "W")
+OTHER_SEATS = tuple(f"P{i}" for i in range(1, 7))  # rules with seats=2, 3, 5 or 6
 TRUMPS = ("B", "R", "Y", "G", "none")
 
 # click >= 8.2 raises this for a bare group call; it prints the help, keep it
@@ -103,18 +104,21 @@ class RulesType(click.ParamType):
 
 
 class SeatType(click.ParamType):
-    """A seat, ``N E S W`` (case ignored); converts to the canonical letter."""
+    """A seat, ``N E S W``, or ``P1``..``P6`` at tables of other sizes (case
+    ignored); converts to the canonical name. Whether the rules have that
+    seat is checked with the rules (:func:`seat_index`)."""
 
     name = "seat"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         s = str(value).strip().upper()
-        if s not in SEATS:
-            self.fail(f"seat {value!r}: choose one of {' '.join(SEATS)}", param, ctx)
+        if s not in SEATS and s not in OTHER_SEATS:
+            self.fail(f"seat {value!r}: choose one of {' '.join(SEATS)} (P1..P6 at tables of other sizes)",
+                      param, ctx)
         return s
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[N|E|S|W]"
+        return "SEAT"
 
 
 class TrumpType(click.ParamType):
@@ -136,6 +140,18 @@ class TrumpType(click.ParamType):
 
 RULES = RulesType()
 SEAT = SeatType()
+
+
+BIDDER_DEFAULT = " Default: N (P1 at tables of other sizes)."
+DEALER_DEFAULT = " Default: W (the last seat at tables of other sizes)."
+
+
+def seat_index(rules: Rules, seat: str | None, option: str, default: str) -> int:
+    """The index of ``--seat``-like option's seat under ``rules``; ``None``
+    takes the default, ``first`` (N, or P1) or ``last`` (W, or the last seat)."""
+    if seat is None:
+        seat = rules.first_seat if default == "first" else rules.last_seat
+    return checked(rules.check_seat, seat, what=option)
 TRUMP = TrumpType()
 
 

@@ -7,9 +7,9 @@ import click
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (SEAT, BadInput, checked, compile_notice, emit_report, format_table, joined,
-                                     output_format, plural, progress, read_deal_lines, rounded_records, rules_option,
-                                     slow_hands_notice)
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, checked, compile_notice,
+                                     emit_report, format_table, joined, output_format, plural, progress,
+                                     read_deal_lines, rounded_records, rules_option, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -20,9 +20,10 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                       "points if made, else -b; opponents score what they capture.")
 @click.argument("hand", nargs=-1)
 @rules_option()
-@click.option("--seat", type=SEAT, default="N", show_default=True, help="The bidder's seat (the declarer).")
-@click.option("--dealer", type=SEAT, default="W", show_default=True,
-              help="The dealer: decides the first leader where the seat left of the dealer leads.")
+@click.option("--seat", type=SEAT, default=None, help="The bidder's seat (the declarer)." + BIDDER_DEFAULT)
+@click.option("--dealer", type=SEAT, default=None,
+              help="The dealer: decides the first leader where the seat left of the dealer leads."
+                   + DEALER_DEFAULT)
 @click.option("--samples", "-n", type=click.IntRange(min=1), default=500, show_default=True,
               help="Sampled deals (the most, with --precision).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
@@ -43,9 +44,9 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save the bid-success curve (P(make) and ev against the bid, 95% bands); PNG, SVG or PDF "
                    "by FILE's extension.")
-def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: int, seed: int | None,
-         known: tuple[str, ...], constraints: tuple[str, ...], precision: float | None, workers: int | None,
-         fmt: str, plot: str | None) -> None:
+def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | None, samples: int,
+         seed: int | None, known: tuple[str, ...], constraints: tuple[str, ...], precision: float | None,
+         workers: int | None, fmt: str, plot: str | None) -> None:
     """Bid advice for a dealt HAND: how high to bid, and in what color.
 
     HAND is the bidder's cards in RDN (quotes optional), e.g.
@@ -80,16 +81,18 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str, dealer: str, samples: i
         raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...' (or - to read them from "
                        "standard input)", hint=True)
     checked(rules.bid_levels, what="--rules")  # bid advice needs an auction
+    seat_i = seat_index(rules, seat, "--seat", "first")
+    dealer_i = seat_index(rules, dealer, "--dealer", "last")
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
     # bad hands, known cards and impossible constraints fail here, before any solve
-    checked(lambda: DealSampler(rules, seat, cards, known=list(known), constraints=parsed))
+    checked(lambda: DealSampler(rules, seat_i, cards, known=list(known), constraints=parsed))
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
     slow_hands_notice(rules, samples * 4)
     with progress(samples * 4, "solving", unit="solve", delay=1.0) as bar:
-        report = checked(lambda: analyze_hand(cards, rules, seat=seat, dealer=dealer, samples=samples,
+        report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update))
     if plot is not None:

@@ -8,9 +8,9 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, checked, compile_notice, emit_report, format_table,
-                                     output_format, plural, progress, rounded_records, rules_option,
-                                     slow_hands_notice)
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, checked, compile_notice,
+                                     emit_report, format_table, output_format, plural, progress, rounded_records,
+                                     rules_option, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "score": 1, "gap": 1, "gap_se": 2, "quick": 1}
@@ -26,9 +26,10 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @rules_option()
 @click.option("--bid", type=int, default=None,
               help="The bid won: adds P(make the bid) and the expected score to each option.")
-@click.option("--seat", type=SEAT, default="N", show_default=True, help="The declarer's seat.")
-@click.option("--dealer", type=SEAT, default="W", show_default=True,
-              help="The dealer: decides the first leader where the seat left of the dealer leads.")
+@click.option("--seat", type=SEAT, default=None, help="The declarer's seat." + BIDDER_DEFAULT)
+@click.option("--dealer", type=SEAT, default=None,
+              help="The dealer: decides the first leader where the seat left of the dealer leads."
+                   + DEALER_DEFAULT)
 @click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND), default=DEFAULT_SAMPLES, show_default=True,
               help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer).")
 @click.option("--candidates", type=click.IntRange(min=1), default=DEFAULT_CANDIDATES, show_default=True,
@@ -56,8 +57,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @output_format(help="table: the top options for a reader; json: one document (options: [{trump, discard, "
                     "mean, se, p_make, ...}], recommendation, ...); csv: the top options and the "
                     "recommendation, with a 'section' column.")
-def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: str, dealer: str, samples: int,
-         candidates: int, seed: int | None, top: int, trumps: tuple[str, ...], objective: str, margin: float,
+def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: str | None, dealer: str | None,
+         samples: int, candidates: int, seed: int | None, top: int, trumps: tuple[str, ...], objective: str, margin: float,
          known: tuple[str, ...], constraints: tuple[str, ...], workers: int | None, fmt: str) -> None:
     """Trump and discards for the declarer who takes the nest.
 
@@ -85,6 +86,8 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
       rook-analyze nest --rules hasbro --bid 100 --seed 1 \\
           --hand 'B13 B9 B6 R7 Y12 Y11 Y10 Y5 G7' --nest 'Rook B5 R10 G8 G5'
     """
+    seat_i = seat_index(rules, seat, "--seat", "first")
+    dealer_i = seat_index(rules, dealer, "--dealer", "last")
     cards = checked(Hand.from_rdn, hand_text, rules.deck_mask, what="--hand")
     nest_cards = checked(Hand.from_rdn, nest_text, rules.deck_mask, what="--nest")
     checked(check_nest, cards, nest_cards, rules)
@@ -96,13 +99,13 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
         raise BadInput(f"--objective {objective}: needs --bid")
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
     # bad known cards and impossible constraints fail here, before any solve
-    checked(lambda: nest_sampler(cards, nest_cards, rules, seat, list(known), parsed))
+    checked(lambda: nest_sampler(cards, nest_cards, rules, seat_i, list(known), parsed))
     pool = checked(lambda: nest_candidates(cards, nest_cards, rules, limit=candidates, trumps=trumps or None))
     total = planned_solves(halving_schedule(len(pool), samples))
     compile_notice()
     slow_hands_notice(rules, total)
     with progress(total, "solving", unit="solve", delay=1.0) as bar:
-        report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat, dealer=dealer, bid=bid,
+        report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat_i, dealer=dealer_i, bid=bid,
                                                samples=samples, seed=seed, top=top, candidates=candidates,
                                                trumps=trumps or None, objective=objective, margin=margin,
                                                known=list(known),

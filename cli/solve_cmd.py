@@ -7,9 +7,9 @@ import re
 
 import click
 
-from rook_analyze.cli.common import (SEAT, TRUMP, BadInput, check_trump, checked, compile_notice,
-                                     deal_input, emit, format_csv, joined, output_format, parse_deals,
-                                     progress, read_deal_lines, rules_option)
+from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_trump, checked,
+                                     compile_notice, deal_input, emit, format_csv, joined, output_format,
+                                     parse_deals, progress, read_deal_lines, rules_option, seat_index)
 from rook_analyze.solver import Card, Rules, card_values
 from rook_analyze.solver import solve as solve_deal
 from rook_analyze.solver.api import table_bits
@@ -33,8 +33,9 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
 @click.option("--leader", type=SEAT, default=None,
               help="Seat to lead. Default: what the rules' first_lead says "
                    "(the declarer, left of the declarer, or left of the dealer).")
-@click.option("--dealer", type=SEAT, default="W", show_default=True,
-              help="The dealer's seat (decides the default leader under first_lead=left_of_dealer).")
+@click.option("--dealer", type=SEAT, default=None,
+              help="The dealer's seat (decides the default leader under first_lead=left_of_dealer)."
+                   + DEALER_DEFAULT)
 @click.option("--trick", default=None, metavar="CARDS",
               help="Cards already played to the current trick, in order from the leader; "
                    "they are still in the deal's hands.")
@@ -44,7 +45,7 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
                    "seat (the most points for the declaring side, the fewest for a defender).")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
-def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str, trick: str | None,
+def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str | None, trick: str | None,
           with_cards: bool, fmt: str, deal: tuple[str, ...], file) -> None:
     """The double-dummy value of each deal: from a trick boundary, or from
     inside a trick with --trick.
@@ -76,10 +77,10 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
         rook-analyze solve --rules hasbro --trump B --declarer N -
     """
     trump = check_trump(rules, trump)
-    declarer_i = checked(rules.check_seat, declarer, what="--declarer")
-    dealer_i = checked(rules.check_seat, dealer, what="--dealer")
+    declarer_i = seat_index(rules, declarer, "--declarer", "first")
+    dealer_i = seat_index(rules, dealer, "--dealer", "last")
     leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
-                else checked(rules.check_seat, leader, what="--leader"))
+                else seat_index(rules, leader, "--leader", "first"))
     played = parse_trick(trick)
     if len(deal) > 1 and sum(w.count("/") for w in deal) > rules.seats:  # one deal: a / between its parts
         # several quoted deals: the words are joined into one deal, which would fail confusingly
@@ -90,8 +91,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
 
     columns = list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])
     streaming = fmt in ("jsonl", "csv")
-    if fmt == "csv":
-        click.echo(format_csv([], columns), nl=False)
+    csv_header_due = True
     checked(table_bits, None)  # a bad ROOK_ANALYZE_TT_BITS is no fault of the first deal
     compile_notice(("solve", "card_values") if with_cards else ("solve",))
     records = []
@@ -114,10 +114,14 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
             if fmt == "jsonl":
                 click.echo(json.dumps(rec))
             elif fmt == "csv":
-                click.echo(format_csv([rec], columns, header=False), nl=False)
+                # the header with the first row: a first deal that fails leaves standard output empty
+                click.echo(format_csv([rec], columns, header=csv_header_due), nl=False)
+                csv_header_due = False
             else:
                 records.append(rec)
     if streaming:
+        if fmt == "csv" and csv_header_due:
+            click.echo(format_csv([], columns), nl=False)  # no deal: the header alone
         return
     if fmt == "json":
         emit(records, "json")

@@ -127,7 +127,8 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     trump = rules.check_trump(trump)
     d = _seat(rules, declarer, "declarer")
     if leader is None:
-        lead = rules.first_leader(d, _seat(rules, dealer, "dealer"))
+        # the dealer by default: W, or the last seat at other tables
+        lead = rules.first_leader(d, _seat(rules, rules.last_seat if dealer is None else dealer, "dealer"))
     else:
         lead = _seat(rules, leader, "leader")
     enc = encoding(rules, trump)
@@ -252,7 +253,7 @@ class Solver:
                                       TT_WAYS, stats))
 
     def solve(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
-              dealer: str | int = "W", trick: Sequence = ()) -> SolveResult:
+              dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
         pos = _position(deal, trump, declarer, leader, dealer, trick)
         stats = np.zeros(1, np.int64)
         self._ready(pos)
@@ -267,7 +268,7 @@ class Solver:
         return SolveResult(declarer_points, defender_points, int(stats[0]), ms)
 
     def card_values(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
-                    dealer: str | int = "W", trick: Sequence = ()) -> dict[Card, int]:
+                    dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
         pos = _position(deal, trump, declarer, leader, dealer, trick)
         stats = np.zeros(1, np.int64)
         tt = self._table(pos.context + (False,))
@@ -298,16 +299,17 @@ def _thread_solver() -> Solver:
 
 
 def solve(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
-          dealer: str | int = "W", trick: Sequence = ()) -> SolveResult:
+          dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
     """The double-dummy value of ``deal`` (a position at a trick boundary; with
     ``trick``, the cards already played to the current trick, from the leader).
 
-    ``leader`` defaults to what ``rules.first_lead`` says (with ``dealer``)."""
+    ``leader`` defaults to what ``rules.first_lead`` says (with ``dealer``,
+    by default W, or the last seat at other tables)."""
     return _thread_solver().solve(deal, trump, declarer, leader, dealer, trick)
 
 
 def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
-                dealer: str | int = "W", trick: Sequence = ()) -> dict[Card, int]:
+                dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
     """Declaring side's points after each legal card of the seat to play, best
     first for that seat (equals in canonical card order)."""
     return _thread_solver().card_values(deal, trump, declarer, leader, dealer, trick)
@@ -371,7 +373,7 @@ def release_tables() -> None:
 
 
 def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, leaders=None,
-                dealer: str | int = "W", threads: int | None = None,
+                dealer: str | int | None = None, threads: int | None = None,
                 progress: Callable[[int], None] | None = None, tt_bits: int | None = None,
                 return_nodes: bool = False):
     """Declaring side's double-dummy points for many deals, spread over threads.

@@ -677,9 +677,9 @@ class Match:
         else:
             result = played
         if result.rules != self.rules:
-            raise IllegalActionError(
-                f"a hand under {result.rules.spec()!r} cannot count in a match under {self.rules.spec()!r}"
-            )
+            theirs, ours = result.rules.spec(), self.rules.spec()
+            why = "" if theirs != ours else " (the same knobs, another deck or counters)"
+            raise IllegalActionError(f"a hand under {theirs!r} cannot count in a match under {ours!r}{why}")
         for p, s in enumerate(result.score):
             self.totals[p] += s
         self.results.append(result)

@@ -16,17 +16,21 @@ BIRD_PLAYS = ("trump_suit", "any_time")
 NEST_TO = ("declarer", "last_trick")
 ALL_PASS = ("redeal", "dealer_forced")
 
-# The knobs of CONTRACT.md, in the order ``spec()`` writes them.
+# The knobs of CONTRACT.md, in the order ``spec()`` writes them, after the
+# table's own two: how many seats and who plays with whom.
 KNOBS = (
-    "hand_size", "nest_size", "bird", "double_bird", "one_high", "first_lead", "bird_play",
+    "seats", "teams", "hand_size", "nest_size", "bird", "double_bird", "one_high", "first_lead", "bird_play",
     "nest_to", "trick_points", "last_trick_bonus", "most_tricks", "min_bid", "bid_step",
     "max_bid", "all_pass", "target",
 )
 _BOOL_KNOBS = ("double_bird", "one_high")
-_INT_KNOBS = ("hand_size", "nest_size", "trick_points", "last_trick_bonus", "min_bid", "bid_step",
+_INT_KNOBS = ("seats", "hand_size", "nest_size", "trick_points", "last_trick_bonus", "min_bid", "bid_step",
               "max_bid", "target")
 _CHOICE_KNOBS = {"bird": BIRD_RANKS, "first_lead": FIRST_LEADS, "bird_play": BIRD_PLAYS,
                  "nest_to": NEST_TO, "all_pass": ALL_PASS}
+# the knobs that change how many cards there are to deal, so the hand size is derived again
+_DECK_KNOBS = ("seats", "bird", "double_bird", "nest_size")
+ALONE = "alone"  # teams=alone: the declarer plays alone against everyone else (cutthroat)
 
 
 def seat_names(seats: int) -> tuple[str, ...]:
@@ -101,23 +105,31 @@ class Rules:
         return base.with_knobs(**knobs)
 
     def with_knobs(self, **knobs: Any) -> "Rules":
-        """A copy with the given knobs changed, validated."""
+        """A copy with the given knobs changed, validated. Changing ``seats``,
+        ``nest_size``, ``bird`` or ``double_bird`` derives ``hand_size`` again
+        from the deck unless it is given too; other knobs keep it."""
         for key, value in knobs.items():
-            if key not in KNOBS and key not in ("seats", "teams"):
+            if key not in KNOBS:
                 raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
-            if key in KNOBS and isinstance(value, str):
-                # the same text the spec takes: with_knobs(bird="low", nest_size="6")
+            if isinstance(value, str):
+                # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
             elif key in ("most_tricks", "teams") and isinstance(value, list):
                 knobs[key] = tuple(value)
-        if "hand_size" not in knobs:
+        seats = knobs.get("seats", self.seats)
+        if "seats" in knobs and "teams" not in knobs and self.teams is not None and _is_int(seats) \
+                and len(self.teams) != seats:
+            example = "".join(str(i % 2) for i in range(max(seats, 2)))
+            raise RulesError(f"seats={seats}: say who plays with whom, teams={ALONE} (the declarer plays "
+                             f"alone) or one side, 0 or 1, a seat clockwise (e.g. teams={example})")
+        if "hand_size" not in knobs and any(k in knobs for k in _DECK_KNOBS):
             # the hands take what the nest leaves; any remainder is out of play
             bird = knobs.get("bird", self.bird)
             birds = 0 if bird == "none" else (2 if knobs.get("double_bird", self.double_bird) else 1)
             deck = 4 * len(self.numbers) + birds
             nest = knobs.get("nest_size", self.nest_size)
-            if isinstance(nest, int):
-                knobs["hand_size"] = max(deck - nest, 0) // knobs.get("seats", self.seats)
+            if _is_int(nest) and _is_int(seats) and seats > 0:  # else validation says what is wrong
+                knobs["hand_size"] = max(deck - nest, 0) // seats
         rules = replace(self, **knobs)
         # a preset's max_bid may outrun a knob that takes points away (it only
         # adds bids nobody makes); a max_bid asked for must be reachable
@@ -148,7 +160,8 @@ class Rules:
             raise bad(f"seats={self.seats} must be 2..6")
         if self.teams is not None:
             if len(self.teams) != self.seats or set(self.teams) != {0, 1}:
-                raise bad(f"teams={self.teams!r} must give each of {self.seats} seats side 0 or 1, both sides used")
+                raise bad(f"teams={_format_knob('teams', self.teams)} must give each of {self.seats} seats "
+                          f"side 0 or 1, both sides used")
         if self.nest_size < 0:
             raise bad(f"nest_size={self.nest_size} must be 0 or more")
         if self.hand_size < 1:
@@ -173,6 +186,11 @@ class Rules:
                 )
             if p < 0:
                 raise bad(f"most_tricks={n}:{p}: the bonus must be 0 or more")
+            if self.teams is None and self.seats > 2:
+                # the defenders are one side for the double-dummy value but score
+                # seat by seat: whether two of them reaching N together earns it is not defined
+                raise bad(f"most_tricks={n}:{p} needs two sides: with teams={ALONE} the defenders "
+                          f"score seat by seat")
         bids = (self.min_bid, self.bid_step, self.max_bid)
         if any(b is None for b in bids):
             if not all(b is None for b in bids):
@@ -198,9 +216,7 @@ class Rules:
         def wrong(key: str, expected: str) -> RulesError:
             return RulesError(f"rules knob {key}={getattr(self, key)!r}: expected {expected}")
 
-        def is_int(v: Any) -> bool:
-            return isinstance(v, int) and not isinstance(v, bool)
-
+        is_int = _is_int
         for key in _BOOL_KNOBS:
             if not isinstance(getattr(self, key), bool):
                 raise wrong(key, "true or false")
@@ -241,7 +257,7 @@ class Rules:
     @property
     def derived_hand_size(self) -> int:
         """The hand size the deck gives when it is not set: what the nest leaves, per seat."""
-        return max(self.deck_size - self.nest_size, 0) // self.seats
+        return max(self.deck_size - self.nest_size, 0) // max(self.seats, 1)
 
     @property
     def bird_count(self) -> int:
@@ -382,13 +398,30 @@ class Rules:
 
     def side_of(self, seat: int | str, declarer: int | str) -> int:
         """1 for the declaring side, 0 for the defenders (seats as indices or names)."""
-        if isinstance(seat, str):
-            seat = self.check_seat(seat)
-        if isinstance(declarer, str):
-            declarer = self.check_seat(declarer)
+        seat, declarer = self.seat_index(seat), self.seat_index(declarer)
         if self.teams is None:
             return 1 if seat == declarer else 0
         return 1 if self.teams[seat] == self.teams[declarer] else 0
+
+    def seat_index(self, seat: int | str) -> int:
+        """A seat given as an index (0 is the first seat) or a name, checked."""
+        if isinstance(seat, str):
+            return self.check_seat(seat)
+        if not _is_int(seat) or not 0 <= seat < self.seats:
+            raise RulesError(f"seat {seat!r}: the rules have seats 0..{self.seats - 1} "
+                             f"({' '.join(self.seat_names)})")
+        return seat
+
+    @property
+    def first_seat(self) -> str:
+        """The default bidder and declarer: N, or P1 at other tables."""
+        return self.seat_names[0]
+
+    @property
+    def last_seat(self) -> str:
+        """The default dealer: W, or the last seat at other tables (the first
+        seat is then left of the dealer)."""
+        return self.seat_names[-1]
 
     def left_of(self, seat: int) -> int:
         return (seat + 1) % self.seats
@@ -401,8 +434,19 @@ class Rules:
         return self.left_of(dealer)
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _parse_knob(key: str, value: str) -> Any:
     v = value.strip().lower()
+    if key == "teams":
+        if v in (ALONE, "none"):
+            return None
+        if not v or set(v) - {"0", "1"}:
+            raise RulesError(f"rules knob teams={value!r}: expected {ALONE} or one side, 0 or 1, "
+                             f"a seat clockwise (e.g. 0101)")
+        return tuple(int(x) for x in v)
     if key in _BOOL_KNOBS:
         if v in ("true", "yes", "1", "on"):
             return True
@@ -434,6 +478,8 @@ def _format_knob(key: str, value: Any) -> str:
         return "true" if value else "false"
     if key == "most_tricks":
         return "none" if value is None else f"{value[0]}:{value[1]}"
+    if key == "teams":
+        return ALONE if value is None else "".join(str(x) for x in value)
     return str(value)
 
 

@@ -62,6 +62,15 @@ def test_every_format_gives_the_same_values_as_the_library():
     assert len(rows) == 1 and set(rows[0]) == FIELDS
     assert int(rows[0]["declarer_points"]) == rec["declarer_points"] and float(rows[0]["ms"]) > 0
 
+    two = "\n".join(deals(SMALL, 2, 4)) + "\n"
+    rows = list(csv.DictReader(io.StringIO(ok(run(*solve_args(), "--format", "csv", "-", input=two)).stdout)))
+    assert [r["deal"] for r in rows] == deals(SMALL, 2, 4)   # one header, a row a deal
+    # a first deal that fails leaves standard output empty: no header for a program to take as a result
+    south = Deal.from_rdn(text, SMALL).hand("S")
+    bad = run(*solve_args(), "--format", "csv", "--trick", next(iter(south)).rdn(), text)   # N leads
+    assert bad.exit_code == 2 and bad.stdout == "" and len(bad.stderr.splitlines()) == 1
+    assert "not in N's hand" in bad.stderr
+
     table = ok(run(*solve_args(), text)).stdout.splitlines()
     assert table[0].split() == ["#", "trump", "declarer", "leader", "declarer_points", "defender_points",
                                 "nodes", "ms"]

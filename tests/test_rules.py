@@ -106,6 +106,7 @@ def test_preset_name_ignores_case_and_spaces():
 # ----------------------------------------------------------------- knobs
 # Each CONTRACT.md knob with a value that differs from the 'full' preset.
 KNOB_VALUES = {
+    "teams": ("0011", (0, 0, 1, 1)),
     "hand_size": ("12", 12),
     "nest_size": ("6", 6),
     "bird": ("low", "low"),
@@ -126,7 +127,69 @@ KNOB_VALUES = {
 
 
 def test_every_contract_knob_is_covered():
-    assert set(KNOB_VALUES) == set(KNOBS)
+    # seats cannot change alone (the teams must fit): test_seats_knob_in_python_and_in_spec
+    assert set(KNOB_VALUES) | {"seats"} == set(KNOBS)
+
+
+@pytest.mark.parametrize("spec, python, seats, teams, hand", [
+    ("hasbro,seats=3,teams=alone", dict(seats=3, teams=None), 3, None, 12),
+    ("hasbro,seats=3,teams=none", dict(seats=3, teams="alone"), 3, None, 12),
+    ("full,seats=3,teams=011", dict(seats="3", teams=[0, 1, 1]), 3, (0, 1, 1), 17),
+    ("full,seats=6,teams=010101,nest_size=3", dict(seats=6, teams=(0, 1, 0, 1, 0, 1), nest_size=3), 6,
+     (0, 1, 0, 1, 0, 1), 9),
+    ("full,seats=2,teams=alone", dict(seats=2, teams=None), 2, None, 26),
+])
+def test_seats_knob_in_python_and_in_spec(spec, python, seats, teams, hand):
+    by_text = Rules.from_spec(spec)
+    assert by_text == Rules.preset(spec.split(",")[0]).with_knobs(**python)
+    assert (by_text.seats, by_text.teams, by_text.hand_size) == (seats, teams, hand)
+    # the text form keeps the table: what simulate's plan and every report write
+    assert f"seats={seats}" in by_text.spec()
+    assert Rules.from_spec(by_text.spec()) == by_text
+
+
+def test_teams_at_four_seats_round_trip():
+    r = Rules.from_spec("hasbro,hand_size=4").with_knobs(teams=(0, 0, 1, 1))
+    assert r.spec() == "hasbro,teams=0011,hand_size=4"
+    assert Rules.from_spec(r.spec()) == r
+    assert r.side_of("E", "N") == 1 and r.side_of("S", "N") == 0
+
+
+def test_other_knobs_keep_an_explicit_hand_size():
+    r = Rules.from_spec("hasbro,hand_size=5")
+    assert r.with_knobs(target=200).hand_size == 5
+    assert r.with_knobs(teams=(0, 0, 1, 1), min_bid=50).hand_size == 5
+    # the knobs that change the cards to deal derive it again
+    assert r.with_knobs(nest_size=4).hand_size == 9
+    assert r.with_knobs(seats=3, teams=None).hand_size == 12
+    assert r.with_knobs(bird="none").hand_size == 8
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: Rules.preset("full").with_knobs(seats=3), ["seats=3", "teams=alone", "teams=010"]),
+    (lambda: Rules.from_spec("hasbro,seats=5"), ["seats=5", "teams=alone"]),
+    (lambda: Rules.from_spec("full,seats=3,teams=01"), ["teams=01", "3 seats"]),
+    (lambda: Rules.from_spec("full,teams=1111"), ["teams=1111", "both sides"]),
+    (lambda: Rules.from_spec("full,teams=0x11"), ["teams='0x11'", "alone"]),
+    (lambda: Rules.from_spec("full,seats=7,teams=alone"), ["seats=7", "2..6"]),
+    (lambda: Rules.preset("hasbro").with_knobs(seats=0, teams=None), ["seats=0", "2..6"]),
+    (lambda: Rules.preset("hasbro").with_knobs(seats="x", teams=None), ["seats='x'", "whole number"]),
+    (lambda: Rules.from_spec("full,seats=3,teams=alone,hand_size=5,most_tricks=3:20"),
+     ["most_tricks=3:20", "two sides"]),
+    (lambda: Rules.preset("full").side_of(5, 0), ["seat 5", "0..3"]),
+    (lambda: Rules.from_spec("hasbro,seats=3,teams=alone").side_of("N", 0), ["'N'", "P1 P2 P3"]),
+])
+def test_seats_and_teams_errors(make, words):
+    with pytest.raises(RulesError) as e:
+        make()
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_most_tricks_with_the_declarer_alone_at_two_seats():
+    # two seats alone are two sides: the bonus is defined
+    r = Rules.from_spec("full,seats=2,teams=alone,hand_size=5,most_tricks=3:20")
+    assert r.most_tricks == (3, 20) and r.total_points == r.counter_total + 20
 
 
 @pytest.mark.parametrize("knob", list(KNOB_VALUES))

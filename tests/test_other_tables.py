@@ -1,0 +1,130 @@
+"""Tables of other sizes and other splits into sides, through every layer:
+the rules' text form (``seats``, ``teams``), the library's default seats
+(the first seat bids, the last deals), the command line's seat names
+(P1..Pn) and simulate's plan, which rebuilds the rules from their text."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.analysis.hand import analyze_hand
+from rook_analyze.analysis.nest import analyze_nest
+from rook_analyze.analysis.simulate import SimulationError, make_plan, simulate_chunk
+from rook_analyze.cli.main import main
+from rook_analyze.solver import Rules, card_values, random_deal, solve
+from rook_analyze.solver.errors import IllegalActionError
+from rook_analyze.solver.game import HandResult, Match
+
+THREE = "hasbro,seats=3,teams=alone,hand_size=4"          # the declarer alone against two; 12 cards dealt
+PAIRS = "hasbro,teams=0011,hand_size=4"                    # N and E against S and W
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+# ------------------------------------------------------------------ solver
+def points(res):
+    return res.declarer_points, res.defender_points
+
+
+def test_solve_defaults_to_the_last_seat_dealing():
+    rules = Rules.from_spec(THREE)   # left_of_dealer: P3 deals, so P1 leads
+    deal = random_deal(rules, seed=4)
+    assert points(solve(deal, "B", "P2")) == points(solve(deal, "B", "P2", dealer="P3")) \
+        == points(solve(deal, "B", "P2", leader="P1"))
+    assert card_values(deal, "B", "P2") == card_values(deal, "B", "P2", leader="P1")
+    assert set(card_values(deal, "B", "P2")) == set(deal.hand("P1"))   # P1 is to play
+    # another dealer moves the lead
+    assert set(card_values(deal, "B", "P2", dealer="P1")) == set(deal.hand("P2"))
+
+
+# ---------------------------------------------------------------- analysis
+def test_hand_and_nest_advice_default_to_the_first_seat_bidding_and_the_last_dealing():
+    rules = Rules.from_spec(THREE + ",min_bid=30,max_bid=60")
+    deal = random_deal(rules, seed=2)
+    report = analyze_hand(deal.hands[0], rules, samples=3, seed=1)
+    d = report.to_dict()
+    assert (d["seat"], d["dealer"], d["leader"]) == ("P1", "P3", "P1")
+    assert d["rules"] == rules.spec() and Rules.from_spec(d["rules"]) == rules
+    assert analyze_hand(deal.hands[0], rules, seat="P1", dealer="P3", samples=3, seed=1).to_dict() == d
+    nest = analyze_nest(deal.hands[0], deal.nest, rules, samples=2, seed=1, candidates=2).to_dict()
+    assert (nest["seat"], nest["dealer"], nest["leader"]) == ("P1", "P3", "P1")
+
+
+def test_simulate_keeps_the_sides_of_its_rules():
+    rules = Rules.from_spec(PAIRS)
+    plan = make_plan(rules, 2, seed=1, chunk_size=2)
+    assert Rules.from_spec(plan.rules) == rules           # the plan's text rebuilds the same table
+    frame = simulate_chunk(plan, 0).to_pandas()
+    assert list(frame["seat"]) == ["N", "E", "S", "W"] * 2
+    # N leads (W deals): N's and E's side leads, S's and W's does not
+    assert list(frame["side_leads"]) == [True, True, False, False] * 2
+    three = make_plan(THREE, 2, seed=1, chunk_size=2)
+    frame = simulate_chunk(three, 0).to_pandas()
+    assert list(frame["seat"]) == ["P1", "P2", "P3"] * 2
+    assert list(frame["dealer"]) == ["P3"] * 6
+
+
+def test_simulate_refuses_rules_its_text_cannot_rebuild():
+    custom = dataclasses.replace(Rules.preset("hasbro"), counters=((5, 5), (10, 10), (12, 10)))
+    with pytest.raises(SimulationError, match="text form"):
+        make_plan(custom, 2, seed=1)
+
+
+def test_a_match_names_what_differs_when_the_text_forms_agree():
+    rules = Rules.preset("hasbro")
+    custom = dataclasses.replace(rules, counters=((5, 5), (10, 10), (12, 10)))
+    assert custom.spec() == rules.spec() and custom != rules
+    result = HandResult(custom, dealer=3, declarer=0, bid=70, trump="B", forced=False,
+                        tricks_won=(5, 4), captured=(80, 40), score=(80, 40))
+    with pytest.raises(IllegalActionError, match="another deck or counters"):
+        Match(rules, seed=1).record(result)
+
+
+# ---------------------------------------------------------- command line
+def test_cli_solve_takes_the_tables_seat_names():
+    rules = Rules.from_spec(THREE)
+    deal = random_deal(rules, seed=4)
+    res = run("solve", "--rules", THREE, "--trump", "B", "--declarer", "p2", "--format", "json", deal.rdn())
+    assert res.exit_code == 0, res.output
+    rec = json.loads(res.stdout)[0]
+    assert (rec["declarer"], rec["leader"], rec["dealer"]) == ("P2", "P1", "P3")
+    assert rec["rules"] == THREE
+    expected = solve(deal, "B", "P2")
+    assert (rec["declarer_points"], rec["defender_points"]) == (expected.declarer_points, expected.defender_points)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["solve", "--rules", THREE, "--trump", "B", "--declarer", "N"], ["--declarer", "'N'", "P1 P2 P3"]),
+    (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "P1"], ["--declarer", "'P1'", "N E S W"]),
+    (["solve", "--rules", THREE, "--trump", "B", "--declarer", "P1", "--dealer", "W"], ["--dealer", "'W'"]),
+    (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "P7"], ["'P7'", "P1..P6"]),
+    (["hand", "--rules", THREE, "--seat", "S", "Rook B14 B13 B12"], ["--seat", "'S'", "P1 P2 P3"]),
+    (["nest", "--rules", THREE, "--dealer", "E", "--hand", "B5", "--nest", "B6"], ["--dealer", "'E'"]),
+    (["deal", "--rules", "hasbro,seats=3"], ["seats=3", "teams=alone"]),
+])
+def test_cli_seats_that_the_table_lacks_are_one_line(args, words):
+    res = run(*args)   # the seat is checked before any deal or hand is read
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.output
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def test_cli_hand_at_three_seats():
+    rules = Rules.from_spec(THREE + ",min_bid=30,max_bid=60")
+    deal = random_deal(rules, seed=2)
+    res = run("hand", deal.hands[0].rdn(), "--rules", rules.spec(), "--samples", "3", "--seed", "1",
+              "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert (doc["seat"], doc["dealer"]) == ("P1", "P3")
+    library = analyze_hand(deal.hands[0], rules, samples=3, seed=1).to_dict()
+    assert doc["recommendation"] == json.loads(json.dumps(library["recommendation"]))
+    assert [t["mean"] for t in doc["trumps"]] == pytest.approx([t["mean"] for t in library["trumps"]])
