@@ -19,7 +19,7 @@ ALL_PASS = ("redeal", "dealer_forced")
 # The knobs of CONTRACT.md, in the order ``spec()`` writes them, after the
 # table's own two: how many seats and who plays with whom.
 KNOBS = (
-    "seats", "teams", "hand_size", "nest_size", "bird", "double_bird", "one_high", "first_lead", "bird_play",
+    "seats", "teams", "numbers", "hand_size", "nest_size", "bird", "double_bird", "one_high", "first_lead", "bird_play",
     "nest_to", "trick_points", "last_trick_bonus", "most_tricks", "min_bid", "bid_step",
     "max_bid", "all_pass", "target",
 )
@@ -29,7 +29,7 @@ _INT_KNOBS = ("seats", "hand_size", "nest_size", "trick_points", "last_trick_bon
 _CHOICE_KNOBS = {"bird": BIRD_RANKS, "first_lead": FIRST_LEADS, "bird_play": BIRD_PLAYS,
                  "nest_to": NEST_TO, "all_pass": ALL_PASS}
 # the knobs that change how many cards there are to deal, so the hand size is derived again
-_DECK_KNOBS = ("seats", "bird", "double_bird", "nest_size")
+_DECK_KNOBS = ("seats", "numbers", "bird", "double_bird", "nest_size")
 ALONE = "alone"  # teams=alone: the declarer plays alone against everyone else (cutthroat)
 
 
@@ -114,7 +114,7 @@ class Rules:
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
-            elif key in ("most_tricks", "teams") and isinstance(value, list):
+            elif key in ("most_tricks", "teams", "numbers") and isinstance(value, (list, range)):
                 knobs[key] = tuple(value)
         seats = knobs.get("seats", self.seats)
         if "seats" in knobs and "teams" not in knobs and self.teams is not None and _is_int(seats) \
@@ -126,7 +126,8 @@ class Rules:
             # the hands take what the nest leaves; any remainder is out of play
             bird = knobs.get("bird", self.bird)
             birds = 0 if bird == "none" else (2 if knobs.get("double_bird", self.double_bird) else 1)
-            deck = 4 * len(self.numbers) + birds
+            numbers = knobs.get("numbers", self.numbers)
+            deck = 4 * len(numbers) + birds if isinstance(numbers, tuple) else 0
             nest = knobs.get("nest_size", self.nest_size)
             if _is_int(nest) and _is_int(seats) and seats > 0:  # else validation says what is wrong
                 knobs["hand_size"] = max(deck - nest, 0) // seats
@@ -154,6 +155,9 @@ class Rules:
                 raise bad(f"{key}={getattr(self, key)!r} must be one of {', '.join(choices)}")
         if self.double_bird and self.bird == "none":
             raise bad("double_bird=true needs a Rook in the deck (bird is none)")
+        if not self.numbers or list(self.numbers) != sorted(set(self.numbers)) \
+                or not 1 <= self.numbers[0] <= self.numbers[-1] <= 14:
+            raise bad(f"numbers={_format_knob('numbers', self.numbers)}: each color's numbers must lie in 1..14")
         if self.one_high and 1 not in self.numbers:
             raise bad("one_high=true but this deck has no 1s")
         if not 2 <= self.seats <= 6:
@@ -227,6 +231,8 @@ class Rules:
         mt = self.most_tricks
         if mt is not None and not (isinstance(mt, tuple) and len(mt) == 2 and all(is_int(x) for x in mt)):
             raise wrong("most_tricks", "a pair (N, P) of whole numbers, or None")
+        if not (isinstance(self.numbers, tuple) and all(is_int(x) for x in self.numbers)):
+            raise wrong("numbers", "a tuple of card numbers")
         if self.teams is not None and not (isinstance(self.teams, tuple) and all(is_int(x) for x in self.teams)):
             raise wrong("teams", "a tuple of sides 0/1, one per seat, or None")
 
@@ -462,6 +468,20 @@ def _parse_knob(key: str, value: str) -> Any:
         if v not in _CHOICE_KNOBS[key]:
             raise RulesError(f"rules knob {key}={value!r}: expected one of {', '.join(_CHOICE_KNOBS[key])}")
         return v
+    if key == "numbers":
+        # runs joined by +: 4-14, or 1+5-14 (commas separate the knobs)
+        numbers: list[int] = []
+        try:
+            for run in v.split("+"):
+                low, _, high = run.partition("-")
+                first, last = int(low), int(high or low)
+                if last < first:
+                    raise ValueError
+                numbers.extend(range(first, last + 1))
+        except ValueError:
+            raise RulesError(f"rules knob numbers={value!r}: expected runs of numbers, low-high, joined "
+                             f"by +, e.g. 4-14 or 1+5-14") from None
+        return tuple(sorted(set(numbers)))
     if key == "most_tricks":
         if v == "none":
             return None
@@ -480,6 +500,14 @@ def _format_knob(key: str, value: Any) -> str:
         return "none" if value is None else f"{value[0]}:{value[1]}"
     if key == "teams":
         return ALONE if value is None else "".join(str(x) for x in value)
+    if key == "numbers":
+        runs: list[list[int]] = []
+        for n in value:
+            if runs and n == runs[-1][1] + 1:
+                runs[-1][1] = n
+            else:
+                runs.append([n, n])
+        return "+".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
     return str(value)
 
 

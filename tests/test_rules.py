@@ -107,6 +107,7 @@ def test_preset_name_ignores_case_and_spaces():
 # Each CONTRACT.md knob with a value that differs from the 'full' preset.
 KNOB_VALUES = {
     "teams": ("0011", (0, 0, 1, 1)),
+    "numbers": ("4-14", tuple(range(4, 15))),
     "hand_size": ("12", 12),
     "nest_size": ("6", 6),
     "bird": ("low", "low"),
@@ -155,6 +156,30 @@ def test_teams_at_four_seats_round_trip():
     assert r.side_of("E", "N") == 1 and r.side_of("S", "N") == 0
 
 
+@pytest.mark.parametrize("text, numbers, canonical", [
+    ("4-14", tuple(range(4, 15)), "4-14"),
+    ("1+5-14", (1,) + tuple(range(5, 15)), "1+5-14"),
+    ("5-14+1", (1,) + tuple(range(5, 15)), "1+5-14"),
+    ("2+4+6-14", (2, 4) + tuple(range(6, 15)), "2+4+6-14"),
+])
+def test_numbers_knob(text, numbers, canonical):
+    r = Rules.from_spec(f"full,numbers={text}")
+    assert r.numbers == numbers and r.deck_size == 4 * len(numbers) + 1
+    assert f"numbers={canonical}" in r.spec() and Rules.from_spec(r.spec()) == r
+    # the deck decides the hand size again, and counters outside it count for nothing
+    assert r.hand_size == (r.deck_size - 5) // 4
+    assert r.counter_total == 20 + sum(4 * p for n, p in r.counters if n in numbers)
+
+
+def test_three_player_cutthroat_of_the_rules_document():
+    # 44 cards 4-14 without the Rook, 12 each, nest 5, 3 out of play, the declarer alone
+    r = Rules.from_spec("hasbro,seats=3,teams=alone,numbers=4-14,bird=none,hand_size=12,"
+                        "min_bid=50,max_bid=100,target=200")
+    assert (r.deck_size, r.hand_size, r.nest_size, r.out_of_play) == (44, 12, 5, 3)
+    assert r.total_points == 100 and r.seat_names == ("P1", "P2", "P3")
+    assert Rules.from_spec(r.spec()) == r
+
+
 def test_other_knobs_keep_an_explicit_hand_size():
     r = Rules.from_spec("hasbro,hand_size=5")
     assert r.with_knobs(target=200).hand_size == 5
@@ -177,6 +202,9 @@ def test_other_knobs_keep_an_explicit_hand_size():
     (lambda: Rules.from_spec("full,seats=3,teams=alone,hand_size=5,most_tricks=3:20"),
      ["most_tricks=3:20", "two sides"]),
     (lambda: Rules.preset("full").side_of(5, 0), ["seat 5", "0..3"]),
+    (lambda: Rules.from_spec("full,numbers=14-5"), ["numbers='14-5'", "low-high"]),
+    (lambda: Rules.from_spec("full,numbers=0-14"), ["numbers=0-14", "1..14"]),
+    (lambda: Rules.from_spec("full,numbers=9+x"), ["numbers='9+x'"]),
     (lambda: Rules.from_spec("hasbro,seats=3,teams=alone").side_of("N", 0), ["'N'", "P1 P2 P3"]),
 ])
 def test_seats_and_teams_errors(make, words):
