@@ -3,6 +3,7 @@ knob overrides written as ``full,bird=low,nest_size=6``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
@@ -26,10 +27,12 @@ KNOBS = (
 _BOOL_KNOBS = ("double_bird", "one_high")
 _INT_KNOBS = ("seats", "hand_size", "nest_size", "trick_points", "last_trick_bonus", "min_bid", "bid_step",
               "max_bid", "target")
+_BID_KNOBS = ("min_bid", "bid_step", "max_bid")
 _CHOICE_KNOBS = {"bird": BIRD_RANKS, "first_lead": FIRST_LEADS, "bird_play": BIRD_PLAYS,
                  "nest_to": NEST_TO, "all_pass": ALL_PASS}
-# the knobs that change how many cards there are to deal, so the hand size is derived again
-_DECK_KNOBS = ("seats", "numbers", "bird", "double_bird", "nest_size")
+# the knobs that may change how many cards each seat gets, so the hand size is
+# derived again (bird and double_bird only where the number of birds changes)
+_DECK_KNOBS = ("seats", "numbers", "nest_size")
 ALONE = "alone"  # teams=alone: the declarer plays alone against everyone else (cutthroat)
 
 
@@ -75,6 +78,9 @@ class Rules:
     # ----------------------------------------------------------- construction
     @classmethod
     def preset(cls, name: str) -> "Rules":
+        """A preset of RULES.md by name (case and spaces ignored)."""
+        if not isinstance(name, str):
+            raise RulesError(f"rules preset {name!r}: expected a name, one of {', '.join(PRESETS)}")
         try:
             return PRESETS[name.strip().lower()]
         except KeyError:
@@ -106,8 +112,9 @@ class Rules:
 
     def with_knobs(self, **knobs: Any) -> "Rules":
         """A copy with the given knobs changed, validated. Changing ``seats``,
-        ``nest_size``, ``bird`` or ``double_bird`` derives ``hand_size`` again
-        from the deck unless it is given too; other knobs keep it."""
+        ``numbers`` or ``nest_size``, or the number of birds (``bird=none``,
+        ``double_bird``), derives ``hand_size`` again from the deck unless it
+        is given too; other knobs keep it."""
         for key, value in knobs.items():
             if key not in KNOBS:
                 raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
@@ -122,10 +129,10 @@ class Rules:
             example = "".join(str(i % 2) for i in range(max(seats, 2)))
             raise RulesError(f"seats={seats}: say who plays with whom, teams={ALONE} (the declarer plays "
                              f"alone) or one side, 0 or 1, a seat clockwise (e.g. teams={example})")
-        if "hand_size" not in knobs and any(k in knobs for k in _DECK_KNOBS):
+        bird = knobs.get("bird", self.bird)
+        birds = 0 if bird == "none" else (2 if knobs.get("double_bird", self.double_bird) else 1)
+        if "hand_size" not in knobs and (any(k in knobs for k in _DECK_KNOBS) or birds != self.bird_count):
             # the hands take what the nest leaves; any remainder is out of play
-            bird = knobs.get("bird", self.bird)
-            birds = 0 if bird == "none" else (2 if knobs.get("double_bird", self.double_bird) else 1)
             numbers = knobs.get("numbers", self.numbers)
             deck = 4 * len(numbers) + birds if isinstance(numbers, tuple) else 0
             nest = knobs.get("nest_size", self.nest_size)
@@ -148,6 +155,9 @@ class Rules:
         def bad(msg: str) -> RulesError:
             return RulesError(f"rules {self.spec_unchecked()!r}: {msg}")
 
+        for number, points in self.counters:
+            if number not in range(1, 15) or points < 0:
+                raise bad(f"counter ({number}, {points}): a number 1..14 worth 0 points or more")
         if self.bird not in BIRD_RANKS:
             raise bad(f"bird={self.bird!r} must be one of {', '.join(BIRD_RANKS)}")
         for key, choices in _CHOICE_KNOBS.items():
@@ -226,8 +236,13 @@ class Rules:
                 raise wrong(key, "true or false")
         for key in _INT_KNOBS + ("seats", "bird_points"):
             v = getattr(self, key)
-            if not is_int(v) and not (v is None and key in ("min_bid", "bid_step", "max_bid")):
+            if not is_int(v) and not (v is None and key in _BID_KNOBS):
                 raise wrong(key, "a whole number")
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise wrong("name", "a name: a preset's, or one's own")
+        if not (isinstance(self.counters, tuple) and all(
+                isinstance(c, tuple) and len(c) == 2 and all(is_int(x) for x in c) for c in self.counters)):
+            raise wrong("counters", "a tuple of (number, points) pairs")
         mt = self.most_tricks
         if mt is not None and not (isinstance(mt, tuple) and len(mt) == 2 and all(is_int(x) for x in mt)):
             raise wrong("most_tricks", "a pair (N, P) of whole numbers, or None")
@@ -259,6 +274,16 @@ class Rules:
     def __str__(self) -> str:
         return self.spec()
 
+    def __repr__(self) -> str:
+        # python-chess style where the text form rebuilds these rules; the fields otherwise
+        spec = self.spec()
+        try:
+            if Rules.from_spec(spec) == self:
+                return f"Rules.from_spec({spec!r})"
+        except RulesError:
+            pass
+        return "Rules(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)) + ")"
+
     # ---------------------------------------------------------------- decks
     @property
     def derived_hand_size(self) -> int:
@@ -267,16 +292,19 @@ class Rules:
 
     @property
     def bird_count(self) -> int:
+        """Birds in the deck: 0, 1 (the Rook) or 2 (with Rook2)."""
         if self.bird == "none":
             return 0
         return 2 if self.double_bird else 1
 
     @property
     def deck_size(self) -> int:
+        """Cards in the deck: the numbers of four colors and the birds."""
         return 4 * len(self.numbers) + self.bird_count
 
     @cached_property
     def deck_mask(self) -> int:
+        """The deck's cards as a bit mask over card indices."""
         m = 0
         for c in range(4):
             for n in self.numbers:
@@ -288,10 +316,12 @@ class Rules:
         return m
 
     def deck(self) -> list[Card]:
+        """Every card of the deck, in canonical order."""
         return [Card.from_index(i) for i in mask_indices(self.deck_mask)]
 
     @property
     def tricks(self) -> int:
+        """Tricks a hand has: one a card of each seat's hand."""
         return self.hand_size
 
     @property
@@ -301,6 +331,7 @@ class Rules:
 
     @property
     def seat_names(self) -> tuple[str, ...]:
+        """N E S W at four seats, P1..Pn otherwise."""
         return seat_names(self.seats)
 
     @property
@@ -322,11 +353,15 @@ class Rules:
             table[ROOK2_INDEX] = self.bird_points
         return tuple(table)
 
-    def card_points(self, card: Card | int) -> int:
+    def card_points(self, card: Card | int | str) -> int:
+        """What one card counts: a Card, its index or its RDN text."""
+        if isinstance(card, str):
+            card = Card.from_rdn(card)
         index = card if isinstance(card, int) else card.index
         return self._points_by_index[index]
 
     def points_of_mask(self, mask: int) -> int:
+        """What the cards of a bit mask count together."""
         table = self._points_by_index
         total = 0
         m = mask
@@ -352,6 +387,7 @@ class Rules:
 
     @property
     def has_auction(self) -> bool:
+        """Whether these rules bid (bridge does not)."""
         return self.min_bid is not None
 
     def bid_levels(self) -> list[int]:
@@ -364,6 +400,8 @@ class Rules:
     def color_order(self, trump: str | None = None, color: str | None = None) -> list[int]:
         """Card indices of one color from low to high rank. In the trump color the
         birds are placed per ``bird``; the birds belong to no other color."""
+        if color not in COLORS:
+            raise RulesError(f"color {color!r}: choose one of {' '.join(COLORS)}")
         cidx = COLORS.index(color)
         nums = sorted(self.numbers)
         if self.one_high and 1 in nums:
@@ -430,9 +468,11 @@ class Rules:
         return self.seat_names[-1]
 
     def left_of(self, seat: int) -> int:
+        """The next seat clockwise."""
         return (seat + 1) % self.seats
 
     def first_leader(self, declarer: int, dealer: int) -> int:
+        """The seat that leads the first trick, by ``first_lead``."""
         if self.first_lead == "declarer":
             return declarer
         if self.first_lead == "left_of_declarer":
@@ -459,11 +499,12 @@ def _parse_knob(key: str, value: str) -> Any:
         if v in ("false", "no", "0", "off"):
             return False
         raise RulesError(f"rules knob {key}={value!r}: expected true or false")
+    if key in _BID_KNOBS and v == "none":
+        return None  # no bidding: min_bid, bid_step and max_bid all none (as bridge)
     if key in _INT_KNOBS:
-        try:
-            return int(v)
-        except ValueError:
-            raise RulesError(f"rules knob {key}={value!r}: expected a whole number") from None
+        if not re.fullmatch(r"[+-]?[0-9]+", v):  # int() would also take 7_0 and other scripts' digits
+            raise RulesError(f"rules knob {key}={value!r}: expected a whole number")
+        return int(v)
     if key in _CHOICE_KNOBS:
         if v not in _CHOICE_KNOBS[key]:
             raise RulesError(f"rules knob {key}={value!r}: expected one of {', '.join(_CHOICE_KNOBS[key])}")
@@ -496,6 +537,8 @@ def _parse_knob(key: str, value: str) -> Any:
 def _format_knob(key: str, value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None and key in _BID_KNOBS:
+        return "none"
     if key == "most_tricks":
         return "none" if value is None else f"{value[0]}:{value[1]}"
     if key == "teams":

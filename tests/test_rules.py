@@ -1,5 +1,7 @@
 """The rule model against the preset table and knob list of RULES.md / CONTRACT.md."""
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -440,3 +442,52 @@ def test_seats_and_leaders():
     assert Rules.preset("full").first_leader(declarer, dealer) == 1
     assert Rules.preset("bridge").first_leader(declarer, dealer) == 2
     assert Rules.preset("hasbro").first_leader(declarer, dealer) == 0
+
+
+# ------------------------------------------------------ text form and inputs
+def test_rules_without_bidding_round_trip():
+    r = Rules.preset("hasbro").with_knobs(min_bid=None, bid_step=None, max_bid=None)
+    assert r.spec() == "hasbro,min_bid=none,bid_step=none,max_bid=none"
+    assert Rules.from_spec(r.spec()) == r and not r.has_auction
+    assert Rules.from_spec("bridge,min_bid=5,bid_step=5,max_bid=10").bid_levels() == [5, 10]
+
+
+def test_repr_is_the_text_form_where_it_rebuilds_the_rules():
+    for spec in ("hasbro", "bridge", "full,seats=3,teams=alone,numbers=4-14", "kentucky,bird=low"):
+        r = Rules.from_spec(spec)
+        assert repr(r) == f"Rules.from_spec({r.spec()!r})"
+        assert eval(repr(r)) == r
+    own = dataclasses.replace(Rules.preset("hasbro"), counters=((5, 5), (10, 10), (12, 10)))
+    assert repr(own).startswith("Rules(name='hasbro', numbers=") and "(12, 10)" in repr(own)
+
+
+def test_bird_rank_alone_keeps_the_hand_size():
+    r = Rules.from_spec("hasbro,hand_size=5")
+    assert r.with_knobs(bird="low").hand_size == 5            # the same cards to deal
+    assert r.with_knobs(bird="none").hand_size == 8           # one card fewer: (40 - 5) // 4
+    assert r.with_knobs(double_bird=True).hand_size == 9      # one more: (42 - 5) // 4
+
+
+def test_card_points_takes_text_and_color_order_checks_the_color():
+    r = Rules.preset("hasbro")
+    assert r.card_points("B5") == r.card_points(Card.from_rdn("B5")) == 5
+    assert r.card_points("Rook") == 20 and r.card_points("B9") == 0
+    with pytest.raises(RulesError, match="color 'Q'"):
+        r.color_order(None, "Q")
+
+
+@pytest.mark.parametrize("make, words", [
+    (lambda: Rules.from_spec("hasbro,min_bid=7_0"), ["min_bid='7_0'", "whole number"]),
+    (lambda: Rules.from_spec("hasbro,target=\u0663\u0660\u0660"), ["target=", "whole number"]),
+    (lambda: Rules.preset(None), ["preset None"]),
+    (lambda: dataclasses.replace(Rules.preset("hasbro"), name=5), ["name=5"]),
+    (lambda: dataclasses.replace(Rules.preset("hasbro"), counters=((5, -5),)), ["(5, -5)", "0 points or more"]),
+    (lambda: dataclasses.replace(Rules.preset("hasbro"), counters=((15, 5),)), ["(15, 5)", "1..14"]),
+    (lambda: dataclasses.replace(Rules.preset("hasbro"), counters=[(5, 5)]), ["counters=[(5, 5)]"]),
+    (lambda: dataclasses.replace(Rules.preset("hasbro"), numbers=(0, 5, 6)), ["numbers=0+5-6", "1..14"]),
+])
+def test_direct_and_odd_inputs_are_rules_errors(make, words):
+    with pytest.raises(RulesError) as e:
+        make()
+    for w in words:
+        assert w in str(e.value)
