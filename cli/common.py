@@ -158,7 +158,8 @@ TRUMP = TrumpType()
 def rules_option(required: bool = True, **kw: Any) -> Callable:
     """The shared ``--rules`` option."""
     kw.setdefault("help", f"Rules preset ({', '.join(PRESETS)}) and knob overrides, "
-                          "e.g. 'full,bird=low,nest_size=6'.")
+                          "e.g. 'full,bird=low,nest_size=6'; another table: 'hasbro,seats=3,teams=alone' "
+                          "(seats P1..P3).")
     return click.option("--rules", "rules", type=RULES, required=required, **kw)
 
 
