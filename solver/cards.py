@@ -13,15 +13,44 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .errors import DuplicateCardError, InvalidCardError
+from .errors import DuplicateCardError, InvalidCardError, NotationError
 
 COLORS = ("B", "R", "Y", "G")
 COLOR_NAMES = {"B": "black", "R": "red", "Y": "yellow", "G": "green"}
 ROOK_INDEX = 0
 ROOK2_INDEX = 15
 BIRD_MASK = (1 << ROOK_INDEX) | (1 << ROOK2_INDEX)
+# every bit that is a card: numbers 1..14 in each color's lane of 16, and the birds
+CARD_BITS = BIRD_MASK | sum(0x7FFE << (16 * c) for c in range(len(COLORS)))
+# the bits that are not; a negative int has infinitely many of them, so one
+# ``mask & _NOT_CARD_BITS`` rejects negative masks and stray bits alike
+_NOT_CARD_BITS = ~CARD_BITS
 
-_CARD_RE = re.compile(r"^([BRYG])(\d{1,2})$")
+# ASCII digits only: \d would accept other scripts' digits (Arabic-Indic and so on)
+_CARD_RE = re.compile(r"([BRYG])([0-9]{1,2})")
+_COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_text(text: object, what: str, error: type[NotationError] = InvalidCardError) -> str:
+    """``text`` itself when it is a str, else an error saying what was expected."""
+    if not isinstance(text, str):
+        raise error(f"expected RDN text for {what}, got {text!r}")
+    return text
+
+
+def _color_index(color: object) -> int:
+    """Lane 0..3 of a color letter B, R, Y or G, case ignored."""
+    if isinstance(color, str):
+        i = _COLOR_INDEX.get(color)
+        if i is None:
+            i = _COLOR_INDEX.get(color.strip().upper())
+        if i is not None:
+            return i
+    raise InvalidCardError(f"color {color!r}: must be one of B, R, Y, G (case ignored)")
 
 
 @dataclass(frozen=True, order=False)
@@ -33,6 +62,9 @@ class Card:
     number: int
 
     def __post_init__(self) -> None:
+        if type(self.number) is not int and not _is_int(self.number):
+            raise InvalidCardError(f"card number {self.number!r}: must be an int, "
+                                   f"not {type(self.number).__name__}")
         if self.color is None:
             if self.number not in (1, 2):
                 raise InvalidCardError(f"bird number {self.number!r}: must be 1 (Rook) or 2 (Rook2)")
@@ -43,18 +75,19 @@ class Card:
 
     @classmethod
     def rook(cls, second: bool = False) -> "Card":
+        """The Rook, or with ``second`` the second Rook (Rook2)."""
         return cls(None, 2 if second else 1)
 
     @classmethod
     def from_rdn(cls, token: str) -> "Card":
         """Parse one card, ignoring case: ``B14``, ``r5``, ``Rook``, ``Rook2``."""
-        text = token.strip()
+        text = _check_text(token, "a card").strip()
         low = text.lower()
         if low == "rook":
             return cls(None, 1)
         if low == "rook2":
             return cls(None, 2)
-        m = _CARD_RE.match(text.upper())
+        m = _CARD_RE.fullmatch(text.upper())
         if not m:
             raise InvalidCardError(
                 f"unknown card {token!r}: expected a color B/R/Y/G and a number 1-14 (e.g. B14), or Rook"
@@ -66,6 +99,9 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> "Card":
+        """The card at a card index (``Card.index``): 0 the Rook, 15 Rook2, else color * 16 + number."""
+        if type(index) is not int and not _is_int(index):
+            raise InvalidCardError(f"card index {index!r}: must be an int, not {type(index).__name__}")
         if index == ROOK_INDEX:
             return cls(None, 1)
         if index == ROOK2_INDEX:
@@ -77,19 +113,23 @@ class Card:
 
     @property
     def is_bird(self) -> bool:
+        """True for the Rook and Rook2."""
         return self.color is None
 
     @property
     def index(self) -> int:
+        """The card's index 0..63 in bit masks: color * 16 + number, the Rook 0, Rook2 15."""
         if self.color is None:
             return ROOK_INDEX if self.number == 1 else ROOK2_INDEX
         return COLORS.index(self.color) * 16 + self.number
 
     @property
     def bit(self) -> int:
+        """The card's bit in a mask: ``1 << index``."""
         return 1 << self.index
 
     def rdn(self) -> str:
+        """The card in RDN: ``B14``, ``R5``, ``Rook``, ``Rook2``."""
         if self.color is None:
             return "Rook" if self.number == 1 else "Rook2"
         return f"{self.color}{self.number}"
@@ -113,6 +153,8 @@ def canonical_key(index: int) -> tuple[int, int]:
 
 def mask_indices(mask: int) -> list[int]:
     """Card indices of a mask, in canonical order."""
+    if mask < 0:  # else the loop below never ends
+        raise InvalidCardError(f"mask {mask:#x} is negative: a mask of cards has bits 0..63 only")
     out = []
     m = mask
     while m:
@@ -124,10 +166,20 @@ def mask_indices(mask: int) -> list[int]:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
+    """The bit mask of some cards."""
     m = 0
     for c in cards:
-        m |= c.bit
+        m |= _as_card(c).bit
     return m
+
+
+def _as_card(card: object) -> Card:
+    """A Card, or card text parsed with ``Card.from_rdn``; else an InvalidCardError."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return Card.from_rdn(card)
+    raise InvalidCardError(f"card {card!r}: expected a Card or card text such as 'B14'")
 
 
 _SPLIT_RE = re.compile(r"[\s,]+")
@@ -141,10 +193,24 @@ class Hand:
 
     mask: int = 0
 
+    def __post_init__(self) -> None:
+        # Hand(mask) is built in sampling loops: two cheap tests on the good path
+        mask = self.mask
+        if type(mask) is not int or mask & _NOT_CARD_BITS:
+            _bad_mask(mask)
+
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> "Hand":
+        """A hand of the given cards (Card objects, or card texts such as 'B14'); each at most once."""
+        if isinstance(cards, str):
+            raise InvalidCardError(f"cards {cards!r}: expected Cards; parse text with Hand.from_rdn")
+        try:
+            it = iter(cards)
+        except TypeError:
+            raise InvalidCardError(f"cards {cards!r}: expected an iterable of Cards") from None
         m = 0
-        for c in cards:
+        for c in it:
+            c = _as_card(c)
             if m & c.bit:
                 raise DuplicateCardError(f"duplicate card {c.rdn()!r}")
             m |= c.bit
@@ -154,7 +220,7 @@ class Hand:
     def from_rdn(cls, text: str, deck_mask: int | None = None) -> "Hand":
         """Parse cards separated by spaces or commas. With ``deck_mask``, every
         card must be in that deck."""
-        tokens = [t for t in _SPLIT_RE.split(text.strip()) if t]
+        tokens = [t for t in _SPLIT_RE.split(_check_text(text, "a hand").strip()) if t]
         m = 0
         for tok in tokens:
             card = Card.from_rdn(tok)
@@ -166,9 +232,11 @@ class Hand:
         return cls(m)
 
     def rdn(self) -> str:
+        """The hand in RDN: its cards in canonical order, separated by spaces."""
         return " ".join(Card.from_index(i).rdn() for i in mask_indices(self.mask))
 
     def cards(self) -> list[Card]:
+        """The cards, in canonical order (birds first, then B, R, Y, G, high to low)."""
         return [Card.from_index(i) for i in mask_indices(self.mask)]
 
     def __iter__(self) -> Iterator[Card]:
@@ -178,31 +246,42 @@ class Hand:
         return self.mask.bit_count()
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, Card) and bool(self.mask & card.bit)
+        """``card in hand`` for a Card or card text (``"R5" in hand``)."""
+        return bool(self.mask & _as_card(card).bit)
 
     def __or__(self, other: "Hand") -> "Hand":
+        if not isinstance(other, Hand):
+            return NotImplemented
         return Hand(self.mask | other.mask)
 
     def __and__(self, other: "Hand") -> "Hand":
+        if not isinstance(other, Hand):
+            return NotImplemented
         return Hand(self.mask & other.mask)
 
     def __sub__(self, other: "Hand") -> "Hand":
+        if not isinstance(other, Hand):
+            return NotImplemented
         return Hand(self.mask & ~other.mask)
 
-    def add(self, card: Card) -> "Hand":
-        return Hand(self.mask | card.bit)
+    def add(self, card: Card | str) -> "Hand":
+        """This hand with a card (a Card or card text) added."""
+        return Hand(self.mask | _as_card(card).bit)
 
-    def remove(self, card: Card) -> "Hand":
-        return Hand(self.mask & ~card.bit)
+    def remove(self, card: Card | str) -> "Hand":
+        """This hand without a card (a Card or card text); the same hand if it lacks it."""
+        return Hand(self.mask & ~_as_card(card).bit)
 
     def color_mask(self, color: str) -> int:
-        """Number cards of one color (the birds are never in a color mask)."""
-        return self.mask & (0x7FFE << (16 * COLORS.index(color)))
+        """Number cards of one color, B, R, Y or G, case ignored (the birds are never in a color mask)."""
+        return self.mask & (0x7FFE << (16 * _color_index(color)))
 
     def count(self, color: str) -> int:
+        """How many number cards of one color (B, R, Y or G, case ignored) the hand holds."""
         return self.color_mask(color).bit_count()
 
     def has_bird(self) -> bool:
+        """True when the hand holds the Rook or Rook2."""
         return bool(self.mask & BIRD_MASK)
 
     def __str__(self) -> str:
@@ -210,3 +289,17 @@ class Hand:
 
     def __repr__(self) -> str:
         return f"Hand.from_rdn({self.rdn()!r})"
+
+
+def _bad_mask(mask: object) -> None:
+    """Raise the InvalidCardError that says what is wrong with a Hand's mask."""
+    if not _is_int(mask):
+        raise InvalidCardError(f"hand mask {mask!r}: must be an int bit mask of card indices, "
+                               f"not {type(mask).__name__}")
+    if mask < 0:
+        raise InvalidCardError(f"hand mask {mask:#x} is negative: a hand's mask has card bits only")
+    stray = mask & _NOT_CARD_BITS
+    if stray:
+        low = (stray & -stray).bit_length() - 1
+        raise InvalidCardError(f"hand mask {mask:#x}: bit {low} is no card (card indices are 0 Rook, "
+                               f"15 Rook2 and color * 16 + 1..14)")

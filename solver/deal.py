@@ -8,8 +8,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .cards import Card, Hand, mask_indices
-from .errors import DealError, DuplicateCardError, InvalidCardError
+from .cards import Card, Hand, _check_text, _is_int, mask_indices
+from .errors import DealError, DuplicateCardError, InvalidCardError, RookError
 from .rules import Rules
 
 _PART_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*(.*?)\s*$", re.S)
@@ -28,12 +28,23 @@ class Deal:
 
     def __post_init__(self) -> None:
         r = self.rules
+        if not isinstance(r, Rules):
+            raise DealError(f"rules {r!r}: expected a Rules (Rules.from_spec(spec)); "
+                            f"Deal.from_rdn(text, spec) takes a spec")
+        if type(self.hands) is not tuple:
+            if not isinstance(self.hands, list):
+                raise DealError(f"hands {self.hands!r}: expected a tuple of {r.seats} Hands, one a seat")
+            object.__setattr__(self, "hands", tuple(self.hands))  # a list would make the deal unhashable
         if len(self.hands) != r.seats:
             raise DealError(f"a deal under {r.spec()!r} has {r.seats} hands, not {len(self.hands)}")
         seen = 0
         for name, hand in zip(r.seat_names, self.hands):
+            if not isinstance(hand, Hand):
+                raise DealError(f"hand {name} {hand!r}: expected a Hand")
             self._check_cards(name, hand.mask, seen)
             seen |= hand.mask
+        if not isinstance(self.nest, Hand):
+            raise DealError(f"nest {self.nest!r}: expected a Hand")
         self._check_cards("nest", self.nest.mask, seen)
         sizes = {len(h) for h in self.hands}
         if len(sizes) > 1:
@@ -66,7 +77,7 @@ class Deal:
         names = rules.seat_names
         hands: dict[str, Hand] = {}
         nest: Hand | None = None
-        src = text.strip()
+        src = _check_text(text, "a deal", DealError).strip()
         if not src:
             raise DealError("empty deal: expected 'N: cards / E: cards / ...'")
         for part in src.split("/"):
@@ -95,6 +106,7 @@ class Deal:
         return deal
 
     def check_complete(self) -> None:
+        """Raise a DealError unless every hand holds ``hand_size`` cards and the nest ``nest_size``."""
         r = self.rules
         for name, hand in zip(r.seat_names, self.hands):
             if len(hand) != r.hand_size:
@@ -103,6 +115,7 @@ class Deal:
             raise DealError(f"the nest has {len(self.nest)} cards: {r.spec()!r} has a nest of {r.nest_size}")
 
     def rdn(self) -> str:
+        """The deal in canonical RDN: ``N: ... / E: ... / S: ... / W: ... / nest: ...``."""
         parts = [f"{n}: {h.rdn()}" for n, h in zip(self.rules.seat_names, self.hands)]
         if self.rules.nest_size or len(self.nest):
             parts.append(f"nest: {self.nest.rdn()}")
@@ -111,17 +124,22 @@ class Deal:
     def __str__(self) -> str:
         return self.rdn()
 
+    def __repr__(self) -> str:
+        return f"Deal.from_rdn({self.rdn()!r}, {self.rules.spec()!r})"
+
     # ------------------------------------------------------------ accessors
     def hand(self, seat: str | int) -> Hand:
-        i = seat if isinstance(seat, int) else self.rules.check_seat(seat)
-        return self.hands[i]
+        """The hand of a seat, given as an index 0..n-1 clockwise or a name (N, e, P3, ...)."""
+        return self.hands[self.rules.seat_index(seat)]
 
     @property
     def cards_per_hand(self) -> int:
+        """Cards in each hand (every hand holds the same number)."""
         return len(self.hands[0])
 
     @property
     def in_play_mask(self) -> int:
+        """The mask of every card in the hands and the nest."""
         m = self.nest.mask
         for h in self.hands:
             m |= h.mask
@@ -129,6 +147,7 @@ class Deal:
 
     @property
     def out_of_play(self) -> Hand:
+        """The deck's cards in no hand and not in the nest."""
         return Hand(self.rules.deck_mask & ~self.in_play_mask)
 
     def total_points(self) -> int:
@@ -145,6 +164,9 @@ class Deal:
         return total
 
     def with_hands(self, hands: Iterable[Hand], nest: Hand | None = None) -> "Deal":
+        """The same rules with other hands and, when given, another nest (checked as a new deal)."""
+        if isinstance(hands, (str, Hand)) or not hasattr(hands, "__iter__"):
+            raise DealError(f"hands {hands!r}: expected {self.rules.seats} Hands, one a seat")
         return Deal(self.rules, tuple(hands), self.nest if nest is None else nest)
 
 
@@ -164,6 +186,10 @@ def _parse_hand(text: str, who: str) -> Hand:
 def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
+    if isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise RookError(f"seed {seed!r}: expected an int 0 or more, a numpy Generator or None")
     return np.random.default_rng(seed)
 
 
@@ -191,6 +217,9 @@ def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = Non
 
 def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Iterator[Deal]:
     """``count`` random deals from one seeded stream."""
+    # checked here, not at the first next(): a generator function would check late
+    rules = Rules.from_spec(rules)
+    if not (_is_int(count) and count >= 0):
+        raise RookError(f"count {count!r}: expected an int 0 or more")
     rng = _rng(seed)
-    for _ in range(count):
-        yield random_deal(rules, rng)
+    return (random_deal(rules, rng) for _ in range(count))

@@ -143,3 +143,151 @@ def test_card_not_in_this_deck():
         Hand.from_rdn("Rook2", deck_mask=Rules.preset("full").deck_mask)
     assert Hand.from_rdn("Rook2 Rook", deck_mask=Rules.from_spec("full,double_bird=true").deck_mask).rdn() \
         == "Rook Rook2"
+
+
+# ------------------------------------------------------------------ hardening: bad inputs
+B14 = Hand.from_rdn("B14").mask
+
+
+@pytest.mark.parametrize("mask, quoted, reason", [
+    (~B14, "-0x4001", "negative"),
+    (-1, "-0x1", "negative"),
+    (1 << 16, "0x10000", "bit 16 is no card"),  # color 1, number 0
+    (1 << 63, "0x8000000000000000", "bit 63 is no card"),
+    (1 << 64, "0x10000000000000000", "bit 64 is no card"),
+    (B14 | 1 << 31, "0x80004000", "bit 31 is no card"),  # number 15 of color 1
+    (True, "True", "not bool"),
+    (5.0, "5.0", "not float"),
+    ("0x4000", "'0x4000'", "not str"),
+    (None, "None", "not NoneType"),
+])
+def test_hand_mask_is_checked_at_construction(mask, quoted, reason):
+    # a negative mask used to hang in mask_indices; stray bits raised only when printed
+    with pytest.raises(InvalidCardError) as err:
+        Hand(mask)
+    assert quoted in str(err.value) and reason in str(err.value), str(err.value)
+
+
+def test_hand_mask_accepts_every_card_bit():
+    every = Hand.from_cards(ALL_CARDS).mask
+    assert Hand(every).cards() == CANONICAL
+    assert Hand(0).rdn() == "" and len(Hand()) == 0
+    for c in ALL_CARDS:
+        assert Hand(c.bit).cards() == [c]
+
+
+def test_mask_indices_refuses_a_negative_mask():
+    with pytest.raises(InvalidCardError, match="-0x4001"):
+        mask_indices(~B14)
+
+
+@pytest.mark.parametrize("call", [Card.from_rdn, Hand.from_rdn], ids=["Card", "Hand"])
+@pytest.mark.parametrize("value", [None, 14, b"B14", ["B14"]])
+def test_from_rdn_wants_text(call, value):
+    with pytest.raises(InvalidCardError) as err:
+        call(value)
+    assert "expected RDN text" in str(err.value) and repr(value) in str(err.value)
+
+
+@pytest.mark.parametrize("color, number, quoted", [
+    ("B", 5.0, "5.0"), ("B", True, "True"), (None, True, "True"), (None, 1.0, "1.0"), ("B", "5", "'5'"),
+])
+def test_card_number_must_be_an_int(color, number, quoted):
+    # Card('B', 5.0) used to print as 'B5.0' and equal Card('B', 5)
+    with pytest.raises(InvalidCardError) as err:
+        Card(color, number)
+    assert quoted in str(err.value) and "must be an int" in str(err.value)
+
+
+@pytest.mark.parametrize("token", ["B\u0663", "B\u0661\u0664", "R\uff15", "G\u00b2"])
+def test_card_numbers_are_ascii_digits(token):
+    # str.isdigit / \d used to read Arabic-Indic and fullwidth digits
+    with pytest.raises(InvalidCardError) as err:
+        Card.from_rdn(token)
+    assert repr(token) in str(err.value)
+
+
+@pytest.mark.parametrize("index, quoted", [(True, "True"), (5.0, "5.0"), ("5", "'5'"), (-1, "-1"), (16, "16"), (31, "31")])
+def test_card_from_index_checks(index, quoted):
+    with pytest.raises(InvalidCardError) as err:
+        Card.from_index(index)
+    assert quoted in str(err.value)
+
+
+def test_hand_count_ignores_case():
+    hand = Hand.from_rdn("Rook B14 B5 r5 g1")
+    assert [hand.count(c) for c in "BRYG"] == [hand.count(c) for c in "bryg"] == [2, 1, 0, 1]
+    assert hand.color_mask("b") == hand.color_mask("B") == Hand.from_rdn("B14 B5").mask
+
+
+@pytest.mark.parametrize("color", ["X", "rook", "", None, 0])
+def test_hand_count_of_an_unknown_color(color):
+    with pytest.raises(InvalidCardError) as err:
+        Hand.from_rdn("B14").count(color)
+    assert repr(color) in str(err.value) and "B, R, Y, G" in str(err.value)
+
+
+def test_in_accepts_card_text():
+    hand = Hand.from_rdn("Rook B14 R5")
+    assert "R5" in hand and "r5" in hand and "rook" in hand and Card("R", 5) in hand
+    assert "R6" not in hand and "Rook2" not in hand
+    with pytest.raises(InvalidCardError, match="'X6'"):
+        "X6" in hand
+    with pytest.raises(InvalidCardError, match="expected a Card or card text") as err:
+        5 in hand
+    assert "5" in str(err.value)
+
+
+def test_add_remove_take_a_card_or_card_text():
+    hand = Hand.from_rdn("B14")
+    assert hand.add("r5") == hand.add(Card("R", 5)) == Hand.from_rdn("B14 R5")
+    assert hand.remove("b14") == Hand()
+    with pytest.raises(InvalidCardError, match="'Q5'"):
+        hand.add("Q5")
+    with pytest.raises(InvalidCardError, match="None"):
+        hand.remove(None)
+
+
+def test_from_cards_checks_its_input():
+    assert Hand.from_cards(["B14", Card("R", 5)]) == Hand.from_rdn("B14 R5")
+    with pytest.raises(InvalidCardError) as err:
+        Hand.from_cards("B14 R5")
+    assert "'B14 R5'" in str(err.value) and "Hand.from_rdn" in str(err.value)
+    with pytest.raises(InvalidCardError, match="None"):
+        Hand.from_cards(None)
+    with pytest.raises(InvalidCardError, match="14"):
+        Hand.from_cards([14])
+    with pytest.raises(DuplicateCardError, match="'B14'"):
+        Hand.from_cards(["B14", "b14"])
+
+
+def test_hand_operators_want_hands():
+    hand = Hand.from_rdn("B14")
+    for other in (5, "R5", Card("R", 5)):
+        with pytest.raises(TypeError):
+            hand | other
+        with pytest.raises(TypeError):
+            hand & other
+        with pytest.raises(TypeError):
+            hand - other
+
+
+@pytest.mark.parametrize("text", ["", "Rook", "Rook Rook2 B14 R1 G7", " ".join(c.rdn() for c in ALL_CARDS)])
+def test_card_and_hand_repr_round_trip(text):
+    hand = Hand.from_rdn(text)
+    assert repr(hand) == f"Hand.from_rdn({hand.rdn()!r})"
+    assert eval(repr(hand)) == hand
+    for card in hand:
+        assert repr(card) == f"Card.from_rdn({card.rdn()!r})"
+        assert eval(repr(card)) == card
+
+
+def test_public_methods_have_docstrings():
+    import inspect
+    for cls in (Card, Hand):
+        for name, member in vars(cls).items():
+            if name.startswith("_"):
+                continue
+            func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+            if callable(func):
+                assert inspect.getdoc(func), f"{cls.__name__}.{name} has no docstring"

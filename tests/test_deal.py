@@ -186,3 +186,101 @@ def test_deal_constructor_checks():
         Deal(rules, deal.hands[:3], deal.nest)
     with pytest.raises(DuplicateCardError):
         Deal(rules, (deal.hands[0], deal.hands[0], deal.hands[2], deal.hands[3]))
+
+
+# ------------------------------------------------------------------ hardening: bad inputs
+from rook_analyze.solver import RookError  # noqa: E402
+
+
+@pytest.mark.parametrize("value", [None, 5, b"N: B14", ["N: B14"]])
+def test_deal_from_rdn_wants_text(value):
+    with pytest.raises(DealError) as err:
+        Deal.from_rdn(value, "hasbro")
+    assert "expected RDN text" in str(err.value) and repr(value) in str(err.value)
+
+
+def test_deal_hand_by_index_is_checked():
+    deal = Deal.from_rdn(EXAMPLE, "hasbro")
+    for seat in (4, 7, -1, -5, True, 2.0, "7"):
+        # hand(7) used to raise IndexError, hand(-1) to return W
+        with pytest.raises(RookError) as err:
+            deal.hand(seat)
+        message = str(err.value)
+        assert repr(seat) in message, message
+        if not isinstance(seat, str):
+            assert "0..3" in message and "N E S W" in message, message
+    assert [deal.hand(i) for i in range(4)] == [deal.hand(n) for n in "NESW"] == list(deal.hands)
+    assert deal.hand(" e ") == deal.hands[1]
+    six = random_deal("full,seats=6,teams=010101", 3)
+    assert six.hand(5) == six.hand("p6")
+    with pytest.raises(RookError, match="0..5.*P1 P2 P3 P4 P5 P6"):
+        six.hand(6)
+
+
+@pytest.mark.parametrize("spec", SPECS + ["full,seats=3,teams=alone", "full,seats=6,teams=010101"])
+def test_deal_repr_round_trip(spec):
+    deal = random_deal(spec, 11)
+    text = repr(deal)
+    assert text == f"Deal.from_rdn({deal.rdn()!r}, {deal.rules.spec()!r})"
+    assert "Rules(" not in text
+    assert eval(text) == deal
+    pos = deal.with_hands([Hand(0)] * deal.rules.seats, Hand(0))
+    assert eval(repr(pos)) == pos
+
+
+def test_deal_constructor_checks_its_parts():
+    rules = Rules.preset("hasbro")
+    deal = random_deal(rules, 1)
+    with pytest.raises(DealError, match="rules 'hasbro'.*Rules"):
+        Deal("hasbro", deal.hands, deal.nest)
+    with pytest.raises(DealError, match=r"hand S 'B14'.*expected a Hand"):
+        Deal(rules, deal.hands[:2] + ("B14",) + deal.hands[3:], deal.nest)
+    with pytest.raises(DealError, match="nest None.*expected a Hand"):
+        Deal(rules, deal.hands, None)
+    with pytest.raises(DealError, match="hands 'N: B14'"):
+        Deal(rules, "N: B14")
+    # a list of hands is taken as the tuple it stands for (a list would leave the deal unhashable)
+    listed = Deal(rules, list(deal.hands), deal.nest)
+    assert listed == deal and hash(listed) == hash(deal)
+
+
+def test_with_hands_checks_its_input():
+    deal = random_deal("hasbro", 2)
+    with pytest.raises(DealError, match="hands 'B14'"):
+        deal.with_hands("B14")
+    with pytest.raises(DealError, match="hands 5"):
+        deal.with_hands(5)
+    with pytest.raises(DealError, match=r"hands Hand\.from_rdn"):
+        deal.with_hands(deal.hands[0])
+    assert deal.with_hands(h for h in deal.hands) == deal
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_random_deal_seed_is_checked(seed):
+    with pytest.raises(RookError) as err:
+        random_deal("hasbro", seed)
+    assert repr(seed) in str(err.value) and "seed" in str(err.value)
+
+
+def test_random_deal_seeds_of_numpy():
+    assert random_deal("hasbro", np.int64(3)) == random_deal("hasbro", 3)
+    assert random_deal("hasbro", np.random.SeedSequence(3)) == random_deal("hasbro", 3)
+
+
+@pytest.mark.parametrize("count", [-1, 2.0, "3", None, True])
+def test_random_deals_count_is_checked_at_the_call(count):
+    # checked when called, not at the first next(): a negative count used to yield nothing
+    with pytest.raises(RookError) as err:
+        random_deals("hasbro", count, seed=1)
+    assert repr(count) in str(err.value)
+    assert list(random_deals("hasbro", 0, seed=1)) == []
+
+
+def test_deal_public_methods_have_docstrings():
+    import inspect
+    for name, member in vars(Deal).items():
+        if name.startswith("_"):
+            continue
+        func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+        if callable(func):
+            assert inspect.getdoc(func), f"Deal.{name} has no docstring"
