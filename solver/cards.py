@@ -9,6 +9,8 @@ trump; nothing else depends on rank.
 
 from __future__ import annotations
 
+import operator
+
 import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -196,7 +198,12 @@ class Hand:
     def __post_init__(self) -> None:
         # Hand(mask) is built in sampling loops: two cheap tests on the good path
         mask = self.mask
-        if type(mask) is not int or mask & _NOT_CARD_BITS:
+        if type(mask) is not int:
+            if isinstance(mask, bool) or not hasattr(mask, "__index__"):
+                _bad_mask(mask)
+            mask = operator.index(mask)  # a numpy integer from an array of masks: as a plain int
+            object.__setattr__(self, "mask", mask)
+        if mask & _NOT_CARD_BITS:
             _bad_mask(mask)
 
     @classmethod

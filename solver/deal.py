@@ -29,8 +29,10 @@ class Deal:
     def __post_init__(self) -> None:
         r = self.rules
         if not isinstance(r, Rules):
-            raise DealError(f"rules {r!r}: expected a Rules (Rules.from_spec(spec)); "
-                            f"Deal.from_rdn(text, spec) takes a spec")
+            if not isinstance(r, str):
+                raise DealError(f"rules {r!r}: expected a Rules or a spec such as 'hasbro'")
+            r = Rules.from_spec(r)  # a spec, as every function that takes rules accepts
+            object.__setattr__(self, "rules", r)
         if type(self.hands) is not tuple:
             if not isinstance(self.hands, list):
                 raise DealError(f"hands {self.hands!r}: expected a tuple of {r.seats} Hands, one a seat")

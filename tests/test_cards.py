@@ -176,6 +176,14 @@ def test_hand_mask_accepts_every_card_bit():
         assert Hand(c.bit).cards() == [c]
 
 
+def test_hand_mask_from_a_numpy_array_is_a_plain_int():
+    import numpy as np
+    masks = np.array([B14, Hand.from_rdn("Rook G1").mask], dtype=np.uint64)
+    hands = [Hand(m) for m in masks]
+    assert [type(h.mask) for h in hands] == [int, int]
+    assert hands == [Hand(B14), Hand.from_rdn("Rook G1")] and hash(hands[0]) == hash(Hand(B14))
+
+
 def test_mask_indices_refuses_a_negative_mask():
     with pytest.raises(InvalidCardError, match="-0x4001"):
         mask_indices(~B14)

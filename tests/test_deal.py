@@ -231,8 +231,10 @@ def test_deal_repr_round_trip(spec):
 def test_deal_constructor_checks_its_parts():
     rules = Rules.preset("hasbro")
     deal = random_deal(rules, 1)
-    with pytest.raises(DealError, match="rules 'hasbro'.*Rules"):
-        Deal("hasbro", deal.hands, deal.nest)
+    # rules as a spec, as every function that takes rules accepts them
+    assert Deal("hasbro", deal.hands, deal.nest) == deal
+    with pytest.raises(DealError, match="rules 5: expected a Rules or a spec"):
+        Deal(5, deal.hands, deal.nest)
     with pytest.raises(DealError, match=r"hand S 'B14'.*expected a Hand"):
         Deal(rules, deal.hands[:2] + ("B14",) + deal.hands[3:], deal.nest)
     with pytest.raises(DealError, match="nest None.*expected a Hand"):
