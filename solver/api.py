@@ -21,7 +21,7 @@ from . import kernel
 from .cards import COLORS, Card, canonical_key
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
-from .errors import DealError, IllegalActionError, RookError
+from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError
 from .rules import Rules
 
 
@@ -46,6 +46,7 @@ class Encoding:
     trump_lane: int        # -1 for no trump
 
     def to_bits(self, mask: int) -> np.uint64:
+        """Kernel bits of a card-index mask."""
         out = 0
         m = mask
         while m:
@@ -55,6 +56,7 @@ class Encoding:
         return np.uint64(out)
 
     def to_mask(self, bits: int) -> int:
+        """Card-index mask of kernel bits."""
         out = 0
         b = int(bits)
         while b:
@@ -66,6 +68,7 @@ class Encoding:
 
 @lru_cache(maxsize=256)
 def encoding(rules: Rules, trump: str) -> Encoding:
+    """The kernel encoding of ``rules`` under ``trump`` (cached)."""
     trump = rules.check_trump(trump)
     perm = np.full(64, -1, np.int64)
     inv = np.full(64, -1, np.int64)
@@ -96,12 +99,60 @@ def point_unit(rules: Rules, extra: int) -> int:
     return g
 
 
+def _show(value) -> str:
+    """``repr(value)`` for an error message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def _seat(rules: Rules, seat: str | int, what: str) -> int:
-    if isinstance(seat, (int, np.integer)):
+    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
         if not 0 <= int(seat) < rules.seats:
             raise DealError(f"{what} seat {seat!r}: seats are 0..{rules.seats - 1}")
         return int(seat)
-    return rules.check_seat(seat)
+    if isinstance(seat, str):
+        return rules.check_seat(seat)
+    raise DealError(f"{what} seat {_show(seat)}: expected a seat name ({' '.join(rules.seat_names)}) "
+                    f"or an index 0..{rules.seats - 1}")
+
+
+def _check_deal(deal, what: str = "deal") -> Deal:
+    if not isinstance(deal, Deal):
+        hint = ("build one with Deal.from_rdn(text, rules)" if isinstance(deal, str)
+                else "build one with Deal.from_rdn(text, rules) or random_deal(rules, seed)")
+        raise DealError(f"{what} {_show(deal)}: expected a Deal; {hint}")
+    return deal
+
+
+def _check_trump(rules: Rules, trump) -> str:
+    if not isinstance(trump, str):
+        raise RulesError(f"trump {_show(trump)}: expected a trump name ({', '.join(rules.trumps)})")
+    return rules.check_trump(trump)
+
+
+def _trick_cards(trick) -> list[Card]:
+    """The cards of a trick in progress: a sequence of Cards or card texts, or
+    one text of cards separated by spaces or commas (None: no cards)."""
+    if trick is None:
+        return []
+    if isinstance(trick, str):
+        return [Card.from_rdn(tok) for tok in trick.replace(",", " ").split()]
+    if isinstance(trick, Card):
+        return [trick]
+    try:
+        items = list(trick)
+    except TypeError:
+        raise InvalidCardError(f"trick {_show(trick)}: expected the cards played so far, "
+                               f"e.g. ['R5', 'R9'] or 'R5 R9'") from None
+    cards = []
+    for c in items:
+        if isinstance(c, Card):
+            cards.append(c)
+        elif isinstance(c, str):
+            cards.append(Card.from_rdn(c))
+        else:
+            raise InvalidCardError(f"card {_show(c)} in trick {_show(trick)}: expected a Card or its text, e.g. 'R5'")
+    return cards
 
 
 @dataclass
@@ -123,18 +174,16 @@ class _Position:
 
 
 def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence) -> _Position:
-    rules = deal.rules
-    trump = rules.check_trump(trump)
+    rules = _check_deal(deal).rules
+    trump = _check_trump(rules, trump)
     d = _seat(rules, declarer, "declarer")
-    if leader is None:
-        # the dealer by default: W, or the last seat at other tables
-        lead = rules.first_leader(d, _seat(rules, rules.last_seat if dealer is None else dealer, "dealer"))
-    else:
-        lead = _seat(rules, leader, "leader")
+    # the dealer by default: W, or the last seat at other tables
+    deal_seat = _seat(rules, rules.last_seat if dealer is None else dealer, "dealer")
+    lead = rules.first_leader(d, deal_seat) if leader is None else _seat(rules, leader, "leader")
     enc = encoding(rules, trump)
     n = rules.seats
     hands = [h.mask for h in deal.hands]
-    trick_cards = [c if isinstance(c, Card) else Card.from_rdn(str(c)) for c in trick]
+    trick_cards = _trick_cards(trick)
     if len(trick_cards) >= n:
         raise IllegalActionError(f"a trick in progress has at most {n - 1} cards, not {len(trick_cards)}")
     led_bits = -1
@@ -254,6 +303,7 @@ class Solver:
 
     def solve(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
               dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
+        """The double-dummy value of a position (as the module's ``solve``), on this solver's table."""
         pos = _position(deal, trump, declarer, leader, dealer, trick)
         stats = np.zeros(1, np.int64)
         self._ready(pos)
@@ -269,6 +319,7 @@ class Solver:
 
     def card_values(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                     dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
+        """The value after each legal card (as the module's ``card_values``), on this solver's table."""
         pos = _position(deal, trump, declarer, leader, dealer, trick)
         stats = np.zeros(1, np.int64)
         tt = self._table(pos.context + (False,))
@@ -301,7 +352,8 @@ def _thread_solver() -> Solver:
 def solve(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
           dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
     """The double-dummy value of ``deal`` (a position at a trick boundary; with
-    ``trick``, the cards already played to the current trick, from the leader).
+    ``trick``, the cards already played to the current trick, from the leader:
+    Cards or card texts, or one text such as ``"R5 R9"``).
 
     ``leader`` defaults to what ``rules.first_lead`` says (with ``dealer``,
     by default W, or the last seat at other tables)."""
@@ -318,13 +370,26 @@ def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int |
 def _broadcast(value, m: int, name: str) -> list:
     if isinstance(value, (str, int, np.integer)) or value is None:
         return [value] * m
-    out = list(value)
+    try:
+        out = list(value)
+    except TypeError:
+        raise DealError(f"{name} {_show(value)}: expected one value for every deal or a sequence "
+                        f"of one per deal") from None
     if len(out) != m:
-        raise DealError(f"{name}: {len(out)} values for {m} deals")
+        raise DealError(f"{name} {_show(value)}: {len(out)} values for {m} deals")
     return out
 
 
+def _check_threads(threads) -> int:
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise RookError(f"threads {threads!r}: expected a whole number 1 or more (None: every core)")
+    return int(threads)
+
+
 def default_threads() -> int:
+    """The cores this process may run on (at least 1)."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
@@ -383,7 +448,19 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     with the number of deals finished since the last call. Each thread's
     table is kept for the next call (``release_tables`` frees them)."""
     bits = table_bits(tt_bits)
-    deals = list(deals)
+    threads = _check_threads(threads)
+    if progress is not None and not callable(progress):
+        raise RookError(f"progress {_show(progress)}: expected a function taking a count, or None")
+    if isinstance(deals, Deal):
+        raise DealError(f"deals: one Deal ({deals.rdn()!r}) where a sequence of Deals is expected: "
+                        f"pass [deal]")
+    if isinstance(deals, str):
+        raise DealError(f"deals {_show(deals)}: expected a sequence of Deals; build each with "
+                        f"Deal.from_rdn(text, rules)")
+    try:
+        deals = list(deals)
+    except TypeError:
+        raise DealError(f"deals {_show(deals)}: expected a sequence of Deals") from None
     m = len(deals)
     trumps = _broadcast(trumps, m, "trumps")
     declarers = _broadcast(declarers, m, "declarers")
@@ -401,6 +478,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     units = np.zeros(m, np.int64)
     nest = np.zeros(m, np.int64)
     for i, deal in enumerate(deals):
+        if not isinstance(deal, Deal):
+            _check_deal(deal, f"deals[{i}]")
         pos = _position(deal, trumps[i], declarers[i], leaders[i], dealer, ())
         hands[i, :len(pos.hands)] = pos.hands
         lead[i] = pos.leader
@@ -410,7 +489,6 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         birds[i] = pos.enc.bird_mask
         units[i] = pos.unit
         nest[i] = pos.nest_points
-    threads = default_threads() if threads is None else max(1, int(threads))
     lock = threading.Lock()
     next_deal = [0]
 
@@ -455,14 +533,21 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
 _ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_exact"}
 
 
-def needs_compile(uses: Sequence[str] = ("solve", "card_values", "batch")) -> bool:
+def needs_compile(uses: str | Sequence[str] = ("solve", "card_values", "batch")) -> bool:
     """True when a kernel behind the entry points in ``uses`` ("solve",
-    "card_values", "batch": ``solve_batch``) is not yet in numba's disk cache
-    (its first call will compile it, which takes a while)."""
-    unknown = [name for name in uses if name not in _ENTRY_KERNELS]
-    if unknown:
-        raise ValueError(f"needs_compile: unknown entry point {unknown[0]!r}: "
-                         f"choose from {', '.join(_ENTRY_KERNELS)}")
+    "card_values", "batch": ``solve_batch``; one name or several) is not yet
+    in numba's disk cache (its first call will compile it, which takes a while)."""
+    if isinstance(uses, str):
+        uses = (uses,)
+    try:
+        uses = list(uses)
+    except TypeError:
+        raise RookError(f"needs_compile: entry points {_show(uses)}: expected a name or a sequence "
+                        f"of names from {', '.join(_ENTRY_KERNELS)}") from None
+    for name in uses:
+        if not isinstance(name, str) or name not in _ENTRY_KERNELS:
+            raise RookError(f"needs_compile: unknown entry point {_show(name)}: "
+                            f"choose from {', '.join(_ENTRY_KERNELS)}")
     try:
         for name in uses:
             path = getattr(kernel, _ENTRY_KERNELS[name])._cache._cache_file._index_path

@@ -6,8 +6,11 @@ the Numba kernels, so the two can be checked against each other.
 
     >>> from rook_analyze.solver import Rules
     >>> from rook_analyze.solver.game import Round
+    >>> rnd = Round.new("hasbro", seed=1)         # rules or their text; W deals by default
+    >>> rnd.dealer, rnd.to_act, rnd.phase         # bidding starts left of the dealer
+    (3, 0, 'auction')
     >>> rnd = Round.new(Rules.preset("hasbro"), dealer="W", seed=1)
-    >>> rnd.to_act, rnd.phase                     # bidding starts left of the dealer
+    >>> rnd.to_act, rnd.phase
     (0, 'auction')
     >>> rnd.call(70); rnd.call("pass"); rnd.call("pass"); rnd.call("pass")
     >>> rnd.declarer, rnd.bid, rnd.phase
@@ -19,6 +22,11 @@ its ``HandResult`` (a round, to keep the name ``Hand`` for a set of cards);
 do not allow raises ``IllegalActionError`` saying what was tried and why it
 is illegal. ``legal_plays`` and ``trick_winner`` are the rules of the play as
 plain functions.
+
+Rules are a ``Rules`` or their text (``"hasbro,bird=low"``); seats a name or
+an index; the dealer defaults to ``rules.last_seat`` (W), as in the solver
+and the command line; a seed is a whole number 0 or more, None or a numpy
+``Generator``. Bad input raises a ``RookError`` that quotes it.
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ import numpy as np
 
 from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, mask_of
 from .deal import Deal, random_deal
-from .errors import IllegalActionError, RulesError
+from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError
 from .rules import Rules
 
 __all__ = [
@@ -40,6 +48,55 @@ __all__ = [
 ]
 
 PHASES = ("auction", "redeal", "exchange", "play", "done")
+
+
+# ------------------------------------------------------------------ inputs
+def _show(value) -> str:
+    """``repr(value)`` for an error message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _rules(rules: Rules | str) -> Rules:
+    """A ``Rules`` from itself or its text, or a ``RulesError``."""
+    if isinstance(rules, (Rules, str)):
+        return Rules.from_spec(rules)
+    raise RulesError(f"rules {_show(rules)}: expected a Rules or its text, e.g. 'hasbro' or 'full,bird=low'")
+
+
+def _seed(seed: int | np.random.Generator | None) -> int | np.random.Generator | None:
+    """A seed for ``random_deal``: None, a whole number 0 or more, or a numpy Generator."""
+    if seed is None or isinstance(seed, np.random.Generator):
+        return seed
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return int(seed)
+    raise RookError(f"seed {_show(seed)}: expected a whole number 0 or more")
+
+
+def _dealer(rules: Rules, dealer: int | str | None) -> int:
+    """The dealer's index; None: ``rules.last_seat``, as everywhere else."""
+    return _seat_index(rules, rules.last_seat if dealer is None else dealer)
+
+
+def _hand(value: Hand | str) -> Hand:
+    if isinstance(value, Hand):
+        return value
+    if isinstance(value, str):
+        return Hand.from_rdn(value)
+    raise InvalidCardError(f"hand {_show(value)}: expected a Hand or its text, e.g. 'B14 B5 R10'")
+
+
+def _cards(value: Iterable[Card | str] | str, what: str) -> list[Card]:
+    """Cards from a sequence of Cards or card texts, or one text separated by spaces or commas."""
+    if isinstance(value, str):
+        return [Card.from_rdn(tok) for tok in value.replace(",", " ").split()]
+    if isinstance(value, Card):
+        return [value]
+    try:
+        items = list(value)
+    except TypeError:
+        raise InvalidCardError(f"{what} {_show(value)}: expected cards, e.g. ['R5', 'R9'] or 'R5 R9'") from None
+    return [_card(c) for c in items]
 
 
 # ------------------------------------------------------------------ the play
@@ -59,6 +116,8 @@ def _rank_table(rules: Rules, trump: str) -> tuple[int, ...]:
 
 
 def _check_trump(rules: Rules, trump: str) -> str:
+    if not isinstance(trump, str):
+        raise IllegalActionError(f"trump {_show(trump)}: expected a trump name ({', '.join(rules.trumps)})")
     try:
         return rules.check_trump(trump)
     except RulesError as e:
@@ -72,15 +131,18 @@ def _suit_mask(hand: Hand, suit: str, trump: str) -> int:
     return mask
 
 
-def legal_plays(hand: Hand, trick: Sequence[Card], trump: str, rules: Rules) -> Hand:
+def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str, rules: Rules | str) -> Hand:
     """The cards of ``hand`` that may be played to ``trick`` (the cards played so
-    far, the lead first).
+    far, the lead first; cards or their text, e.g. ``"R5 R9"``).
 
     A seat holding a card of the led color must play one (a bird led is trump
     led; the birds are trumps); a void seat may play anything. Under
     ``bird_play=any_time`` the birds may also be played when the seat could
     follow."""
+    rules = _rules(rules)
     trump = _check_trump(rules, trump)
+    hand = _hand(hand)
+    trick = _cards(trick, "trick")
     if not trick:
         return hand
     led = suit_of(trick[0], trump)
@@ -92,10 +154,12 @@ def legal_plays(hand: Hand, trick: Sequence[Card], trump: str, rules: Rules) -> 
     return Hand(follow)
 
 
-def trick_winner(trick: Sequence[Card], trump: str, rules: Rules) -> int:
+def trick_winner(trick: Sequence[Card | str] | str, trump: str, rules: Rules | str) -> int:
     """Position in ``trick`` (0 = the lead) of the winning card: the highest
     trump (birds placed per ``rules.bird``), else the highest card of the led
     color (``rules.color_order`` decides ranks, so ``one_high`` is honoured)."""
+    rules = _rules(rules)
+    trick = _cards(trick, "trick")
     if not trick:
         raise IllegalActionError("an empty trick has no winner")
     trump = _check_trump(rules, trump)
@@ -116,13 +180,17 @@ def trick_winner(trick: Sequence[Card], trump: str, rules: Rules) -> int:
 
 
 # ------------------------------------------------------------------ parties
-def party_of(rules: Rules, seat: int) -> int:
+def party_of(rules: Rules | str, seat: int | str) -> int:
     """The scoring party of a seat: its team, or the seat itself when every
     player scores alone (``rules.teams`` is None, e.g. three-player cutthroat)."""
+    rules = _rules(rules)
+    seat = _seat_index(rules, seat)
     return rules.teams[seat] if rules.teams is not None else seat
 
 
-def party_count(rules: Rules) -> int:
+def party_count(rules: Rules | str) -> int:
+    """How many parties score: 2 teams, or every seat when each plays alone."""
+    rules = _rules(rules)
     return 2 if rules.teams is not None else rules.seats
 
 
@@ -131,6 +199,14 @@ def match_winner(totals: Sequence[int], target: int) -> int | None:
 
     Every party at ``target`` or more is a candidate; the highest total among
     them wins; a tie for the highest means another hand is played."""
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
+        raise RookError(f"target {_show(target)}: expected a whole number")
+    try:
+        totals = list(totals)
+    except TypeError:
+        raise RookError(f"totals {_show(totals)}: expected a sequence of whole numbers, one per party") from None
+    if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in totals):
+        raise RookError(f"totals {_show(totals)}: expected a sequence of whole numbers, one per party")
     over = [t for t in totals if t >= target]
     if not over:
         return None
@@ -150,15 +226,15 @@ class Call:
 
     @property
     def is_pass(self) -> bool:
+        """True for a pass."""
         return self.bid is None
 
 
 def _seat_index(rules: Rules, seat: int | str) -> int:
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
-        if not 0 <= int(seat) < rules.seats:
-            raise RulesError(f"seat {seat!r}: seats are 0..{rules.seats - 1}")
-        return int(seat)
-    return rules.check_seat(seat)
+    """``rules.seat_index``, numpy integers taken as ints (bools are refused)."""
+    if isinstance(seat, np.integer):
+        seat = int(seat)
+    return rules.seat_index(seat)
 
 
 def _parse_bid(value: int | str | None) -> int | None:
@@ -187,13 +263,15 @@ class Auction:
     seat that passed is out. The auction ends when, after a bid, every seat
     but one has passed (the last bidder declares), or when every seat has
     passed: then ``all_pass=redeal`` asks for a new deal (``redeal``) and
-    ``dealer_forced`` makes the dealer declarer at ``min_bid`` (``forced``)."""
+    ``dealer_forced`` makes the dealer declarer at ``min_bid`` (``forced``).
+    ``dealer`` defaults to ``rules.last_seat`` (W)."""
 
-    def __init__(self, rules: Rules, dealer: int | str = 0):
+    def __init__(self, rules: Rules | str, dealer: int | str | None = None):
+        rules = _rules(rules)
         if not rules.has_auction:
             raise RulesError(f"rules {rules.spec()!r} have no bidding: name the declarer instead")
         self.rules = rules
-        self.dealer = _seat_index(rules, dealer)
+        self.dealer = _dealer(rules, dealer)
         self.calls: list[Call] = []
         self._passed: set[int] = set()
         self._high: Call | None = None
@@ -209,18 +287,22 @@ class Auction:
 
     @property
     def is_over(self) -> bool:
+        """True once the auction has ended (a declarer, or a redeal)."""
         return self._to_call is None
 
     @property
     def passed(self) -> frozenset[int]:
+        """The seats that have passed (and are out)."""
         return frozenset(self._passed)
 
     @property
     def high_bid(self) -> int | None:
+        """The highest bid so far, None before any bid."""
         return self._high.bid if self._high else None
 
     @property
     def high_bidder(self) -> int | None:
+        """The seat of the highest bid so far, None before any bid."""
         return self._high.seat if self._high else None
 
     @property
@@ -296,6 +378,7 @@ class Auction:
         self._advance()
 
     def pass_(self, seat: int | str | None = None) -> None:
+        """Pass (``call(None, seat)``)."""
         self.call(None, seat)
 
     def _advance(self) -> None:
@@ -327,6 +410,7 @@ class Trick:
     winner: int
 
     def seat_of(self, position: int, seats: int) -> int:
+        """The seat that played the card at ``position`` (0 = the lead) at a table of ``seats``."""
         return (self.leader + position) % seats
 
     def points(self, rules: Rules) -> int:
@@ -365,6 +449,7 @@ class HandResult:
 
     @property
     def declaring_party(self) -> int:
+        """The party of the declarer."""
         return party_of(self.rules, self.declarer)
 
     @property
@@ -374,6 +459,7 @@ class HandResult:
 
     @property
     def defending_points(self) -> int:
+        """Points the other parties captured."""
         return sum(self.captured) - self.declaring_points
 
     @property
@@ -383,6 +469,7 @@ class HandResult:
 
     @property
     def points_in_play(self) -> int:
+        """Every point captured in the hand."""
         return sum(self.captured)
 
 
@@ -404,16 +491,21 @@ class Round:
     ``discard`` nest_size cards (either order); then ``play`` (``play``,
     ``legal_plays``) and ``done`` (``result``). Give ``declarer`` (and
     optionally ``bid``) to skip the auction, as rules without bidding need.
+    ``deal`` is a complete ``Deal`` (``Deal.from_rdn(text, rules)``, or
+    ``Round.new`` deals one); ``dealer`` defaults to ``rules.last_seat`` (W).
     The state machine is mutable; its results (``Trick``, ``HandResult``,
     ``Position``) are frozen values."""
 
-    def __init__(self, deal: Deal, dealer: int | str = 0, *,
+    def __init__(self, deal: Deal, dealer: int | str | None = None, *,
                  declarer: int | str | None = None, bid: int | None = None):
+        if not isinstance(deal, Deal):
+            raise DealError(f"deal {_show(deal)}: expected a Deal; build one with Deal.from_rdn(text, rules), "
+                            f"or deal one with Round.new(rules, seed=...)")
         deal.check_complete()
         r = deal.rules
         self.rules = r
         self.deal = deal
-        self.dealer = _seat_index(r, dealer)
+        self.dealer = _dealer(r, dealer)
         self.hands: list[Hand] = list(deal.hands)
         self.nest: Hand = deal.nest
         self.auction: Auction | None = None
@@ -440,14 +532,16 @@ class Round:
             self._set_declarer(_seat_index(r, declarer), bid)
 
     @classmethod
-    def new(cls, rules: Rules | str, dealer: int | str = 0,
+    def new(cls, rules: Rules | str, dealer: int | str | None = None,
             seed: int | np.random.Generator | None = None, **kwargs) -> "Round":
         """Deal a fresh random hand (``random_deal``, reproducible per seed)."""
-        return cls(random_deal(Rules.from_spec(rules), seed), dealer, **kwargs)
+        rules = _rules(rules)
+        return cls(random_deal(rules, _seed(seed)), dealer, **kwargs)
 
     # ------------------------------------------------------------ state
     @property
     def phase(self) -> str:
+        """The current phase, one of ``PHASES``."""
         if self.declarer is None:
             return "redeal" if self.auction.redeal else "auction"
         if self.trump is None or self.discards is None:
@@ -458,6 +552,7 @@ class Round:
 
     @property
     def is_over(self) -> bool:
+        """True once the hand is done or must be dealt again."""
         return self.phase in ("redeal", "done")
 
     @property
@@ -526,11 +621,8 @@ class Round:
         if self.discards is not None:
             why = "there is no nest" if self.rules.nest_size == 0 else "already discarded"
             raise IllegalActionError(f"{name} cannot discard: {why}")
-        if isinstance(cards, str):
-            cards = cards.replace(",", " ").split()
         chosen: list[Card] = []
-        for c in cards:
-            card = _card(c)
+        for card in _cards(cards, "discard"):
             if card in chosen:
                 raise IllegalActionError(f"{name} cannot discard {card} twice")
             if card not in self.hands[self.declarer]:
@@ -642,13 +734,15 @@ class Match:
     """Hands to ``rules.target``: running totals per party (they may go
     negative), the deal passing clockwise, the same dealer again after a
     redeal. After each hand the first party at or over the target wins; when
-    several are, the highest total wins, and a tie for it means another hand."""
+    several are, the highest total wins, and a tie for it means another hand.
+    The first dealer defaults to ``rules.last_seat`` (W)."""
 
     def __init__(self, rules: Rules | str, seed: int | np.random.Generator | None = None,
-                 dealer: int | str = 0):
-        self.rules = Rules.from_spec(rules)
+                 dealer: int | str | None = None):
+        self.rules = _rules(rules)
+        seed = _seed(seed)
         self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.dealer = _seat_index(self.rules, dealer)
+        self.dealer = _dealer(self.rules, dealer)
         self.totals: list[int] = [0] * party_count(self.rules)
         self.results: list[HandResult] = []
         self.redeals = 0
@@ -656,6 +750,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
+        """True once a party has won."""
         return self.winner is not None
 
     def new_round(self, **kwargs) -> Round:
@@ -674,8 +769,10 @@ class Match:
                 self.redeals += 1
                 return None
             result = played.result()
-        else:
+        elif isinstance(played, HandResult):
             result = played
+        else:
+            raise IllegalActionError(f"record {_show(played)}: expected a finished Round or its HandResult")
         if result.rules != self.rules:
             theirs, ours = result.rules.spec(), self.rules.spec()
             why = "" if theirs != ours else " (the same knobs, another deck or counters)"
