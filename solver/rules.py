@@ -3,6 +3,7 @@ knob overrides written as ``full,bird=low,nest_size=6``."""
 
 from __future__ import annotations
 
+import operator
 import re
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
@@ -93,7 +94,9 @@ class Rules:
         """Parse ``preset[,knob=value...]``, e.g. ``full,bird=low,nest_size=6``."""
         if isinstance(spec, Rules):
             return spec
-        parts = [p.strip() for p in str(spec).split(",")]
+        if not isinstance(spec, str):
+            raise RulesError(f"rules {spec!r}: expected a Rules or a spec such as 'full,bird=low'")
+        parts = [p.strip() for p in spec.split(",")]
         if not parts or not parts[0]:
             raise RulesError(f"rules {spec!r}: expected a preset name, e.g. 'full'")
         base = cls.preset(parts[0])
@@ -451,6 +454,8 @@ class Rules:
         """A seat given as an index (0 is the first seat) or a name, checked."""
         if isinstance(seat, str):
             return self.check_seat(seat)
+        if not isinstance(seat, bool) and hasattr(seat, "__index__"):
+            seat = operator.index(seat)  # a numpy integer too
         if not _is_int(seat) or not 0 <= seat < self.seats:
             raise RulesError(f"seat {seat!r}: the rules have seats 0..{self.seats - 1} "
                              f"({' '.join(self.seat_names)})")

@@ -491,3 +491,13 @@ def test_direct_and_odd_inputs_are_rules_errors(make, words):
         make()
     for w in words:
         assert w in str(e.value)
+
+
+def test_seats_as_numpy_integers_and_specs_that_are_not_text():
+    import numpy as np
+    r = Rules.preset("hasbro")
+    assert r.seat_index(np.int64(2)) == 2 and r.side_of(np.int32(1), 3) == 1
+    with pytest.raises(RulesError, match="seat True"):
+        r.seat_index(True)
+    with pytest.raises(RulesError, match="rules 5: expected a Rules or a spec"):
+        Rules.from_spec(5)
