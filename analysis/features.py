@@ -15,6 +15,10 @@ import pandas as pd
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Hand
 from rook_analyze.solver.rules import Rules
 
+from rook_analyze.solver.errors import ConstraintError
+
+from .inputs import as_hand, items
+
 # Column names in the order the dataset stores them (see README, "simulate").
 FEATURE_COLUMNS: tuple[str, ...] = (
     "counters", "rook",
@@ -27,6 +31,7 @@ FEATURE_COLUMNS: tuple[str, ...] = (
 
 def color_ranks(rules: Rules) -> tuple[int, ...]:
     """The numbers of one color from the highest rank down (1 first of all under one_high)."""
+    rules = Rules.from_spec(rules)
     nums = sorted(rules.numbers, reverse=True)
     if rules.one_high and 1 in nums:
         nums = [1] + [n for n in nums if n != 1]
@@ -52,7 +57,8 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
       ``high``: cards ranked 12 or above (a high 1 included);
       ``voids`` and ``singletons``: colors with no card and with one.
     """
-    mask = hand if isinstance(hand, int) else hand.mask
+    rules = Rules.from_spec(rules)
+    mask = hand if type(hand) is int else as_hand(hand, rules, "hand", masks=True).mask
     ranks = color_ranks(rules)
     out: dict[str, int | str] = {
         "counters": rules.points_of_mask(mask),
@@ -91,7 +97,9 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
 def features_frame(rules: Rules | str, hands: Iterable[Hand | int]) -> pd.DataFrame:
     """One row of features per hand, in ``FEATURE_COLUMNS`` order."""
     rules = Rules.from_spec(rules)
-    rows = [hand_features(rules, h) for h in hands]
+    if hands is None:
+        raise ConstraintError("hands=None: expected hands (Hand values, card masks or texts such as 'B14 R5')")
+    rows = [hand_features(rules, h) for h in ([hands] if isinstance(hands, Hand) else items("hands", hands))]
     frame = pd.DataFrame(rows, columns=list(FEATURE_COLUMNS))
     for col in FEATURE_COLUMNS:
         if col != "longest_color":

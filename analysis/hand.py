@@ -45,10 +45,11 @@ from rook_analyze.solver import solve, solve_batch
 from rook_analyze.solver.api import default_threads
 from rook_analyze.solver.cards import COLORS, Hand
 from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
-from rook_analyze.solver.errors import ConstraintError, RulesError
+from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .inputs import callable_or_none, check_policy, number, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
@@ -70,7 +71,7 @@ class Recommendation:
         return f"bid {self.bid} in {self.trump}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class HandReport:
     """What ``analyze_hand`` found. ``trumps`` and ``bids`` are the two
     summary tables, ``detail`` has one row per sample (the deal as dealt, the
@@ -92,6 +93,11 @@ class HandReport:
     recommendation: Recommendation
     detail: pd.DataFrame = field(repr=False)
     settled: bool | None = None  # with precision: did ev's standard errors reach it (else the samples ran out)
+
+    def __repr__(self) -> str:
+        # the tables are in .trumps, .bids and .detail; a repr of them all is pages long
+        return (f"HandReport(hand={self.hand.rdn()!r}, rules={self.rules.spec()!r}, seat={self.seat!r}, "
+                f"samples={self.samples}, seed={self.seed}, recommendation={self.recommendation.text()!r})")
 
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""
@@ -304,17 +310,20 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     recommendation settles first: sampling runs in rounds of 100 and stops once
     ev's standard error at the deciding bids is at most ``precision`` points).
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
-    cards the bidder knows (``{"E": "B14"}`` or ``["E:B14", "nest:G1"]``);
-    ``constraints`` narrow the other hands (``"E:B>=3"``). ``progress(k)`` is
+    cards the bidder knows (``{"E": "B14"}``, ``["E:B14", "nest:G1"]`` or one
+    such text); ``constraints`` narrow the other hands (``"E:B>=3"``, or a
+    list). Numbers must be whole numbers where counts are meant (``samples``,
+    ``seed``, ``threads``): 2.9 or True is an error, not 2 or 1. ``progress(k)`` is
     called as solves finish: 4 per sample."""
     rules = Rules.from_spec(rules)
     if not rules.has_auction:
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
-    samples = int(samples)
-    if samples < 1:
-        raise ConstraintError(f"samples={samples}: at least one sample is needed")
-    if precision is not None and not precision > 0:
-        raise ConstraintError(f"precision={precision}: a standard error in points, above 0")
+    samples = whole("samples", samples, 1)
+    if precision is not None:
+        number("precision", precision, above=0, what="a standard error in points")  # kept as given
+    threads = threads_count(threads)
+    policy = check_policy(policy)
+    progress = callable_or_none("progress", progress)
     # N bids and W deals by default (the first and the last seat at other tables)
     seat = rules.first_seat if seat is None else seat
     sampler = DealSampler(rules, seat, hand, known=known, constraints=constraints)

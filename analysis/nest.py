@@ -64,10 +64,11 @@ import pandas as pd
 from rook_analyze.solver import solve_batch
 from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RookError
+from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .inputs import as_hand, callable_or_none, check_policy, number, threads_count, whole
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
@@ -84,10 +85,8 @@ OBJECTIVES = ("mean", "p_make", "score")
 def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, Hand]:
     """The declarer's hand and the nest, checked against the rules: the right
     number of cards each, every card in the deck, no card twice."""
-    if not isinstance(hand, Hand):
-        hand = _parse(hand, "hand", rules)
-    if not isinstance(nest, Hand):
-        nest = _parse(nest, "nest", rules)
+    rules = Rules.from_spec(rules)
+    hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
     check_hand(hand, rules)
     check_cards(nest, "nest", rules, rules.nest_size, f"has a nest of {rules.nest_size}", DealError)
     both = hand.mask & nest.mask
@@ -97,24 +96,39 @@ def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, 
     return hand, nest
 
 
-def _parse(text: str, what: str, rules: Rules) -> Hand:
+def allowed_trumps(rules: Rules | str, trumps: Sequence[str] | str | None = None) -> tuple[str, ...]:
+    """The trumps to consider: ``trumps`` checked against the rules (one
+    string is one trump: ``"B"``, not ``"BR"``), or with None every trump the
+    rules allow (``none`` only without a bird)."""
+    rules = Rules.from_spec(rules)
+    if trumps is None:
+        return rules.trumps
+    if isinstance(trumps, str):
+        trumps = [trumps]
     try:
-        return Hand.from_rdn(str(text), rules.deck_mask)
-    except RookError as e:
-        raise type(e)(f"{what} {str(text).strip()!r}: {e}") from None
+        given = list(trumps)
+    except TypeError:
+        raise ConstraintError(f"trumps={trumps!r}: expected a trump or a list of trumps, "
+                              f"e.g. ['B', 'R'] (None: every trump)") from None
+    if not given:
+        raise ConstraintError(f"trumps={trumps!r}: no trump given; choose among {', '.join(rules.trumps)} "
+                              f"(None: every trump)")
+    out = []
+    for t in given:
+        if not isinstance(t, str):
+            raise ConstraintError(f"trump {t!r} in trumps={trumps!r}: expected a trump name, one of "
+                                  f"{', '.join(rules.trumps)}")
+        t = rules.check_trump(t)
+        if t not in out:
+            out.append(t)
+    return tuple(out)
 
 
-def allowed_trumps(rules: Rules, trumps: Sequence[str] | None = None) -> tuple[str, ...]:
-    """The trumps to consider: ``trumps`` checked against the rules, or every
-    trump the rules allow (``none`` only without a bird)."""
-    if trumps:
-        out = []
-        for t in trumps:
-            t = rules.check_trump(t)
-            if t not in out:
-                out.append(t)
-        return tuple(out)
-    return rules.trumps
+def _trump(trump: object, rules: Rules) -> str:
+    """One trump name, checked against the rules."""
+    if not isinstance(trump, str):
+        raise ConstraintError(f"trump {trump!r}: choose one of {', '.join(rules.trumps)}")
+    return rules.check_trump(trump)
 
 
 # ------------------------------------------------------------ candidates
@@ -198,6 +212,10 @@ def quick_scores(cards: Hand, trump: str, rules: Rules, discards: np.ndarray) ->
     winners and trumps, a share of the points of the kept losers, and an
     average trick's worth for each trick the hand should take (sure winners,
     trump length beyond the opponents' share, ruffs in voids and singletons)."""
+    rules = Rules.from_spec(rules)
+    cards = as_hand(cards, rules)
+    trump = _trump(trump, rules)
+    discards = np.asarray(discards, np.uint64)
     t = _tables(cards, trump, rules)
     held = np.uint64(cards.mask)
     keep = held & ~discards
@@ -271,7 +289,9 @@ def equivalence_classes(cards: Hand, trump: str, rules: Rules) -> list[list[int]
     else's ranking between them. Burying one card of a group or another of
     it leaves equivalent hands, so the double-dummy points are the same on
     every layout; each group is listed lowest first."""
-    held = cards.mask
+    rules = Rules.from_spec(rules)
+    held = as_hand(cards, rules).mask
+    trump = _trump(trump, rules)
     tcolor = None if trump == "none" else trump
     groups: list[list[int]] = []
     for color in COLORS:
@@ -372,9 +392,11 @@ def nest_candidates(hand: Hand | str, nest: Hand | str, rules: Rules | str, limi
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
     trumps = allowed_trumps(rules, trumps)
+    limit = whole("limit", limit, 1)
+    per_trump = whole("per_trump", per_trump, 1)
+    policy = check_policy(policy)
     cards = hand | nest
     k = rules.nest_size
-    limit = max(int(limit), 1)
     choice = policy.choose(cards, rules)
 
     # (trump, canonical mask) -> [quick, sources, the mask shown]; equivalent discards are one option
@@ -433,9 +455,8 @@ def halving_schedule(candidates: int, samples: int, finalists: int = FINALISTS,
     the better half of the options (at least ``finalists``) and doubles the
     layouts, ending with the finalists on ``samples`` layouts; a round never
     solves on fewer than ``first`` layouts (nor more than ``samples``)."""
-    candidates, samples = int(candidates), int(samples)
-    if candidates < 1 or samples < 1:
-        raise ConstraintError(f"candidates={candidates}, samples={samples}: both must be at least 1")
+    candidates, samples = whole("candidates", candidates, 1), whole("samples", samples, 1)
+    finalists, first = whole("finalists", finalists, 1), whole("first", first, 1)
     counts = [candidates]
     while counts[-1] > finalists:
         counts.append(max(finalists, math.ceil(counts[-1] / 2)))
@@ -503,7 +524,7 @@ def _fmt(x: float | None) -> str:
     return "nan" if x is None or not math.isfinite(x) else f"{x:.1f}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class NestReport:
     """What ``analyze_nest`` found. ``options`` has one row per candidate,
     best first (the rank of successive halving: options that survived more
@@ -531,9 +552,15 @@ class NestReport:
     detail: pd.DataFrame = field(repr=False)
     layouts: tuple[Deal, ...] = field(repr=False)
 
+    def __repr__(self) -> str:
+        # the tables are in .options, .detail and .layouts; a repr of them all is pages long
+        return (f"NestReport(hand={self.hand.rdn()!r}, nest={self.nest.rdn()!r}, rules={self.rules.spec()!r}, "
+                f"seat={self.seat!r}, bid={self.bid!r}, samples={self.samples}, seed={self.seed}, "
+                f"recommendation={self.recommendation.text()!r})")
+
     def top_options(self, k: int | None = None) -> pd.DataFrame:
         """The best ``k`` options (default: ``top``)."""
-        return self.options.head(self.top if k is None else k)
+        return self.options.head(self.top if k is None else whole("k", k, 1))
 
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""
@@ -636,6 +663,8 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
     seats and, where the deck does not divide evenly, out of play)."""
     from .sampling import parse_known
 
+    rules = Rules.from_spec(rules)
+    hand, nest = check_nest(hand, nest, rules)
     places = parse_known(known, rules)
     if NEST in places:
         raise ConstraintError(f"known cards for the nest ({places[NEST].rdn()!r}): the nest is given "
@@ -657,7 +686,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     (default W, the last seat at other tables; see the module docstring).
 
     ``samples``: layouts the finalists are solved on; ``candidates``: options
-    that enter the first round; ``trumps``: only these trumps (default all);
+    that enter the first round; ``trumps``: only these trumps (one name or a
+    list; None, the default: all);
     ``objective``: ``mean`` points, ``p_make`` (needs ``bid``) or ``score``
     (points if made, else minus the bid; needs ``bid``). ``known`` and
     ``constraints`` narrow the layouts as in ``analyze_hand``. ``margin``:
@@ -668,21 +698,19 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     the total."""
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
-    samples, top, candidates = int(samples), int(top), int(candidates)
-    if samples < FIRST_ROUND:
-        raise ConstraintError(f"samples={samples}: at least {FIRST_ROUND} layouts are needed "
-                              "(a standard error needs two)")
-    if top < 1:
-        raise ConstraintError(f"top={top}: show at least one option")
-    if candidates < 1:
-        raise ConstraintError(f"candidates={candidates}: at least one option is needed")
-    if objective not in OBJECTIVES:
+    samples = whole("samples", samples, FIRST_ROUND,
+                    small=f"at least {FIRST_ROUND} layouts are needed (a standard error needs two)")
+    top = whole("top", top, 1, small="show at least one option")
+    candidates = whole("candidates", candidates, 1, small="at least one option is needed")
+    if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise ConstraintError(f"objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
-    margin = float(margin)
-    if not margin >= 0:
-        raise ConstraintError(f"margin={margin}: a number of standard errors, 0 or more")
+    margin = number("margin", margin, at_least=0, what="a number of standard errors")
+    threads = threads_count(threads)
+    policy = check_policy(policy)
+    progress = callable_or_none("progress", progress)
+    trumps = allowed_trumps(rules, trumps)  # checked before any sampling
     if bid is not None:
-        bid = int(bid)
+        bid = whole("bid", bid, 0)
         levels = rules.bid_levels()
         if bid not in levels:
             raise ConstraintError(f"bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "

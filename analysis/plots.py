@@ -24,6 +24,9 @@ def bid_curve(report: "HandReport") -> Figure:
     """The bid-success curve of a hand: P(make) against the bid with its 95%
     interval (left axis), the expected net score ev(b) with its 95% interval
     (right axis), and the recommended bid marked."""
+    from .hand import HandReport
+
+    check_report(report, HandReport, "bid_curve", "analyze_hand")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -73,7 +76,15 @@ def bid_curve(report: "HandReport") -> Figure:
 
 
 class PlotError(RookError):
-    """A plot file name the figures cannot be saved to."""
+    """A plot file name the figures cannot be saved to, or an input they cannot draw."""
+
+
+def check_report(report: object, kind: type, function: str, maker: str) -> None:
+    """``report`` must be a ``kind`` (what ``maker`` returns), or raise ``PlotError``."""
+    if not isinstance(report, kind):
+        shown = repr(report)
+        shown = shown if len(shown) <= 100 else shown[:97] + "..."
+        raise PlotError(f"{function}() takes a {kind.__name__} (what {maker}() returns), not {shown}")
 
 
 def check_plot_path(path: str) -> str:

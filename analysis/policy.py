@@ -47,6 +47,8 @@ from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import IllegalActionError
 from rook_analyze.solver.rules import Rules
 
+from .inputs import as_hand
+
 
 @dataclass(frozen=True)
 class NestChoice:
@@ -75,6 +77,9 @@ class NestPolicy(Protocol):
 
 def color_ranks(rules: Rules, color: str) -> list[int]:
     """Card indices of a color's number cards, highest rank first."""
+    rules = Rules.from_spec(rules)
+    if color not in COLORS:
+        raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
     return list(_ranks(rules)[0][color])
 
 
@@ -95,7 +100,11 @@ class HeuristicPolicy:
 
     def strength(self, cards: Hand, color: str, rules: Rules) -> float:
         """The trump strength of one color among ``cards``."""
-        held = cards.mask
+        rules = Rules.from_spec(rules)
+        held = as_hand(cards, rules).mask
+        if color not in COLORS:
+            raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
+        cards = Hand(held)
         length = honours = 0
         for k, idx in enumerate(_ranks(rules)[0][color]):
             if held >> idx & 1:
@@ -106,12 +115,19 @@ class HeuristicPolicy:
 
     def trump(self, cards: Hand, rules: Rules) -> str:
         """The trump color for hand + nest."""
+        rules = Rules.from_spec(rules)
+        cards = as_hand(cards, rules)
         best = max(COLORS, key=lambda c: (self.strength(cards, c, rules), cards.count(c), -COLORS.index(c)))
         return best
 
     def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand:
         """The ``nest_size`` cards to discard from ``cards`` (hand + nest) with
-        this trump (``none``: no trump)."""
+        this trump (``none``: no trump, where the rules allow it)."""
+        rules = Rules.from_spec(rules)
+        cards = as_hand(cards, rules)
+        trump = rules.check_trump(trump) if isinstance(trump, str) else trump
+        if trump not in rules.trumps:
+            raise IllegalActionError(f"trump {trump!r}: choose one of {', '.join(rules.trumps)}")
         need = rules.nest_size
         if len(cards) != rules.hand_size + need:
             raise IllegalActionError(
@@ -120,7 +136,7 @@ class HeuristicPolicy:
             )
         if need == 0:
             return Hand(0)
-        trump_color = None if str(trump).lower() == "none" else str(trump).upper()
+        trump_color = None if trump == "none" else trump
         held = cards.mask
         points = rules.card_points
         chosen: list[int] = []
@@ -189,14 +205,24 @@ class HeuristicPolicy:
 
     def choose(self, cards: Hand, rules: Rules) -> NestChoice:
         """Trump and discards for hand + nest."""
+        rules = Rules.from_spec(rules)
+        cards = as_hand(cards, rules)
         trump = self.trump(cards, rules)
         discard = self.discard(cards, trump, rules)
         return NestChoice(trump, discard, cards - discard)
 
 
-def take_nest(deal: Deal, declarer: int, discard: Hand) -> Deal:
-    """The deal as played: the declarer holds hand + nest less ``discard``,
-    and ``discard`` is the nest (whose points go per ``nest_to``)."""
+def take_nest(deal: Deal, declarer: int | str, discard: Hand | str) -> Deal:
+    """The deal as played: the declarer (a seat index or name) holds hand +
+    nest less ``discard``, and ``discard`` is the nest (whose points go per
+    ``nest_to``)."""
+    if not isinstance(deal, Deal):
+        raise IllegalActionError(f"deal {deal!r}: expected a Deal (e.g. Deal.from_rdn(text, rules))")
+    declarer = deal.rules.seat_index(declarer)
+    discard = as_hand(discard, deal.rules, "discard")
+    if len(discard) != len(deal.nest):
+        raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer discards {len(deal.nest)} cards "
+                                 f"(the nest's size), not {len(discard)}")
     cards = deal.hands[declarer] | deal.nest
     if discard.mask & ~cards.mask:
         raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer holds only {cards.rdn()!r}")

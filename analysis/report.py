@@ -26,6 +26,8 @@ from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished
 from rook_analyze.solver.cards import COLORS
 from rook_analyze.solver.rules import Rules
 
+from .inputs import folder, whole
+
 # The features of the fitted count and how a player reads them.
 COUNT_FEATURES: tuple[str, ...] = ("counters", "rook", "longest", "tops", "high", "voids")
 FEATURE_TEXT = {
@@ -117,6 +119,8 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
     rounded count on held-out deals: fit on even deal ids, score the odd
     ones, and the other way round (the seats of one deal share its cards, so
     the folds split by deal)."""
+    if not isinstance(target, str) or target not in frame.columns:
+        raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
     features = [f for f in features if f in frame.columns and frame[f].nunique() > 1]
     if len(frame) < len(features) + 2:
         raise SimulationError(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
@@ -184,6 +188,7 @@ def _bucket_labels(edges: Sequence[float]) -> list[str]:
 def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
                 buckets: int = 5) -> pd.DataFrame:
     """P(points >= bid) for each bid, by hand-count bucket (one row a bucket)."""
+    buckets = whole("buckets", buckets, 1, error=SimulationError)
     edges = _bucket_edges(count, buckets)
     labels = _bucket_labels(edges)
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
@@ -208,6 +213,8 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], ta
     """P(points >= bid) by hand count in steps of ``width``: the table to read at the table.
 
     Counts with fewer than ``min_rows`` hands are left out (too noisy)."""
+    width = whole("width", width, 1, error=SimulationError)
+    min_rows = whole("min_rows", min_rows, 1, error=SimulationError)
     lo = width * np.floor(count.to_numpy() / width)
     rows = []
     for value in np.unique(lo):
@@ -352,9 +359,15 @@ def load_frame(out: str | Path) -> pd.DataFrame:
 def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
                  frame: pd.DataFrame | None = None) -> Report:
     """The report of the dataset at ``out``. ``target``: ``policy`` (the policy's
-    trump) or ``best`` (the best trump in hindsight)."""
-    if target not in TARGETS:
+    trump) or ``best`` (the best trump in hindsight); ``buckets``: hand-count
+    groups of the bid-success table, 1 or more."""
+    out = folder("out", out, error=SimulationError)
+    if not isinstance(target, str) or target not in TARGETS:
         raise SimulationError(f"target {target!r}: choose one of {', '.join(TARGETS)}")
+    buckets = whole("buckets", buckets, 1, error=SimulationError)
+    if frame is not None and not isinstance(frame, pd.DataFrame):
+        raise SimulationError(f"frame: expected a pandas DataFrame (load_frame(out)) or None, "
+                              f"not {type(frame).__name__}")
     if not Path(out, META_FILE).exists():
         raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it")
     plan = load_plan(out)
@@ -383,6 +396,9 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
 def plot_report(report: Report):
     """A two-panel matplotlib Figure: the chance to make each bid by hand-count
     bucket, and the chance to make a few bids against the hand count."""
+    from rook_analyze.analysis.plots import check_report
+
+    check_report(report, Report, "plot_report", "build_report")
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(12, 5.2), layout="constrained")

@@ -46,6 +46,8 @@ from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
 
+from .inputs import as_hand, is_whole, items as as_items, whole
+
 FEATURES = COLORS + ("counters", "rook")
 NEST = "nest"
 OUT = "out"
@@ -70,12 +72,31 @@ class Constraint:
     value: int
 
     def __post_init__(self) -> None:
-        if self.feature not in FEATURES:
-            raise ConstraintError(f"constraint {self.text()!r}: feature {self.feature!r} must be one of "
+        # as parse checks the text: built directly, the same checks on the values, and the same
+        # normal forms (place upper case or 'nest', feature B R Y G counters rook, '==' as '=')
+        shown = f"Constraint({self.place!r}, {self.feature!r}, {self.op!r}, {self.value!r})"
+        if not isinstance(self.place, str) or not re.fullmatch(r"\s*[A-Za-z0-9]+\s*", self.place):
+            raise ConstraintError(f"constraint {shown}: place {self.place!r} must be a seat name "
+                                  f"(e.g. 'E', 'P2') or 'nest'")
+        place = self.place.strip()
+        place = place.lower() if place.lower() == NEST else place.upper()
+        feature = self.feature
+        if isinstance(feature, str):
+            feature = feature.strip()
+            feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
+        if feature not in FEATURES:
+            raise ConstraintError(f"constraint {shown}: feature {self.feature!r} must be one of "
                                   f"{', '.join(FEATURES)}")
-        if self.op not in _OPS:
-            raise ConstraintError(f"constraint {self.text()!r}: operator {self.op!r} must be one of "
+        op = self.op.strip() if isinstance(self.op, str) else self.op
+        if op not in _OPS:
+            raise ConstraintError(f"constraint {shown}: operator {self.op!r} must be one of "
                                   f"{' '.join(_OPS)}")
+        if not is_whole(self.value):
+            raise ConstraintError(f"constraint {shown}: value {self.value!r} must be a whole number")
+        object.__setattr__(self, "place", place)
+        object.__setattr__(self, "feature", feature)
+        object.__setattr__(self, "op", "=" if op == "==" else op)
+        object.__setattr__(self, "value", int(self.value))
 
     @classmethod
     def parse(cls, text: str) -> "Constraint":
@@ -108,7 +129,8 @@ class Constraint:
         }[self.op]
 
     def holds(self, hand: Hand | int, rules: Rules) -> bool:
-        """Whether a hand (or a card mask) meets the constraint."""
+        """Whether a hand (or a card mask, or cards in Rook deal notation) meets the constraint."""
+        rules = Rules.from_spec(rules)
         lo, hi = self.bounds
         return lo <= feature_value(self.feature, hand, rules) <= hi
 
@@ -116,7 +138,9 @@ class Constraint:
 def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
     """The value of a constraint feature for a hand: a color's length, the
     points in counters, or the number of birds."""
-    mask = hand.mask if isinstance(hand, Hand) else int(hand)
+    if feature not in FEATURES:
+        raise ConstraintError(f"feature {feature!r}: choose one of {', '.join(FEATURES)}")
+    mask = hand if type(hand) is int else as_hand(hand, rules, "hand", masks=True).mask
     if feature == "counters":
         return rules.points_of_mask(mask)
     if feature == "rook":
@@ -132,18 +156,22 @@ def _feature_table(feature: str, rules: Rules) -> np.ndarray:
     return table
 
 
-def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | None, rules: Rules) -> dict[str, Hand]:
+def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, rules: Rules | str) -> dict[str, Hand]:
     """Known cards by place: ``{"E": "B14 R5", "nest": ...}`` or texts like
-    ``"E: B14 R5"``. Places are seat names, ``nest`` and, where the deck has
-    cards left over, ``out`` (out of play)."""
-    if not items:
+    ``"E: B14 R5"`` (one text alone is one item). Places are seat names,
+    ``nest`` and, where the deck has cards left over, ``out`` (out of play)."""
+    rules = Rules.from_spec(rules)
+    if items is None:
         return {}
     pairs: list[tuple[str, str | Hand]] = []
     if isinstance(items, Mapping):
         pairs = list(items.items())
     else:
-        for text in items:
-            if ":" not in str(text):
+        if isinstance(items, Hand):  # a Hand iterates over its cards: say what is missing instead
+            raise ConstraintError(f"known cards {items.rdn()!r}: expected PLACE:CARDS, e.g. 'E:B14 R5' "
+                                  f"or {{'E': 'B14 R5'}}")
+        for text in as_items("known", items):
+            if not isinstance(text, str) or ":" not in text:
                 raise ConstraintError(f"known cards {text!r}: expected PLACE:CARDS, e.g. 'E:B14 R5' or 'nest:G1'")
             place, cards = str(text).split(":", 1)
             pairs.append((place, cards))
@@ -156,6 +184,9 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | None, rules: R
             if bad:
                 raise InvalidCardError(f"known card {Card.from_index(mask_indices(bad)[0]).rdn()!r} "
                                        f"is not in the {rules.spec()!r} deck")
+        elif not isinstance(cards, str):
+            raise InvalidCardError(f"known cards for {name} ({cards!r}): expected a Hand or cards in Rook "
+                                   f"deal notation, e.g. 'B14 R5'")
         else:
             try:
                 hand = Hand.from_rdn(cards, rules.deck_mask)
@@ -188,18 +219,18 @@ class DealSampler:
     ``Deal`` (every hand, the nest) in which ``seat`` holds ``hand``."""
 
     def __init__(self, rules: Rules | str, seat: str | int, hand: Hand | str,
-                 known: Mapping[str, str | Hand] | Sequence[str] | None = None,
-                 constraints: Sequence[Constraint | str] = (), max_tries: int = MAX_TRIES) -> None:
+                 known: Mapping[str, str | Hand] | Sequence[str] | str | None = None,
+                 constraints: Sequence[Constraint | str] | Constraint | str | None = (),
+                 max_tries: int = MAX_TRIES) -> None:
         rules = Rules.from_spec(rules)
         self.rules = rules
-        self.seat = seat if isinstance(seat, int) else rules.check_seat(seat)
-        if not 0 <= self.seat < rules.seats:
-            raise ConstraintError(f"seat {seat!r}: the rules have seats 0..{rules.seats - 1}")
-        self.hand = hand if isinstance(hand, Hand) else Hand.from_rdn(hand, rules.deck_mask)
+        self.seat = rules.seat_index(seat)
+        self.hand = as_hand(hand, rules, "hand")
         check_hand(self.hand, rules)
-        self.max_tries = int(max_tries)
+        self.max_tries = whole("max_tries", max_tries, 1)
         self.known = parse_known(known, rules)
-        self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c) for c in constraints)
+        self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c)
+                                 for c in as_items("constraints", constraints))
 
         # places: the seats, the nest, out of play; each with its fixed cards and free slots
         names = list(rules.seat_names) + [NEST, OUT]
@@ -293,9 +324,15 @@ class DealSampler:
         return [(p, table, lo, hi) for (p, table, lo, hi, _) in checks]
 
     # ---------------------------------------------------------------- dealing
+    def __repr__(self) -> str:
+        known = {k: v.rdn() for k, v in self.known.items()}
+        return (f"DealSampler(rules={self.rules.spec()!r}, seat={self.rules.seat_names[self.seat]!r}, "
+                f"hand={self.hand.rdn()!r}, known={known!r}, constraints={[c.text() for c in self.constraints]!r})")
+
     @staticmethod
     def generator(seed: int, index: int) -> np.random.Generator:
         """The random generator of sample ``index`` of ``seed``."""
+        seed, index = whole("seed", seed, 0), whole("index", index, 0)
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
 
     def deal(self, index: int, seed: int) -> Deal:
@@ -306,6 +343,7 @@ class DealSampler:
 
     def deals(self, count: int, seed: int, start: int = 0) -> list[Deal]:
         """Samples ``start .. start + count - 1`` of ``seed``."""
+        count, start = whole("count", count, 0), whole("start", start, 0)
         return [self.deal(i, seed) for i in range(start, start + count)]
 
     def _draw(self, rng: np.random.Generator) -> np.ndarray:
@@ -346,11 +384,8 @@ class DealSampler:
 def resolve_seed(seed: int | None) -> int:
     """The seed a report uses: the one given, or fresh entropy (then reported)."""
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % (2 ** 63))
-    seed = int(seed)
-    if seed < 0:
-        raise ConstraintError(f"seed={seed}: must be 0 or more")
-    return seed
+        return int(np.random.SeedSequence().entropy % (2 ** 63))
+    return whole("seed", seed, 0)
 
 
 def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,

@@ -49,6 +49,8 @@ from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
 from rook_analyze.solver.rules import Rules
 
+from .inputs import callable_or_none, folder, is_whole, optional_whole, threads_count, whole
+
 SCHEMA_VERSION = 1
 DEFAULT_CHUNK_SIZE = 200
 META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
@@ -80,12 +82,13 @@ class Plan:
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
-        if self.deals < 1:
-            raise SimulationError(f"deals={self.deals!r}: need at least 1 deal")
-        if self.chunk_size < 1:
-            raise SimulationError(f"chunk_size={self.chunk_size!r}: need at least 1 deal a chunk")
-        if self.seed < 0:
-            raise SimulationError(f"seed={self.seed!r}: must be 0 or more")
+        whole("deals", self.deals, 1, error=SimulationError, small="need at least 1 deal")
+        whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
+        whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")
+        whole("schema_version", self.schema_version, 1, error=SimulationError)
+        for name in ("rules", "dealer"):
+            if not isinstance(getattr(self, name), str):
+                raise SimulationError(f"{name}={getattr(self, name)!r}: expected a string")
 
     @property
     def chunks(self) -> int:
@@ -93,8 +96,8 @@ class Plan:
 
     def chunk_span(self, index: int) -> tuple[int, int]:
         """(first deal_id, number of deals) of chunk ``index``; the last chunk may be short."""
-        if not 0 <= index < self.chunks:
-            raise SimulationError(f"chunk {index}: the plan has chunks 0..{self.chunks - 1}")
+        if not is_whole(index) or not 0 <= index < self.chunks:
+            raise SimulationError(f"chunk {index!r}: the plan has chunks 0..{self.chunks - 1}")
         start = index * self.chunk_size
         return start, min(self.chunk_size, self.deals - start)
 
@@ -116,6 +119,11 @@ class Plan:
             raise SimulationError(f"{where}: not a simulate metadata file ({e})") from None
 
 
+def _check_plan(plan: Any) -> None:
+    if not isinstance(plan, Plan):
+        raise SimulationError(f"plan={plan!r}: expected a Plan (make_plan(...))")
+
+
 def _spec_rebuilds(rules: Rules) -> bool:
     try:
         return Rules.from_spec(rules.spec()) == rules
@@ -125,15 +133,18 @@ def _spec_rebuilds(rules: Rules) -> bool:
 
 def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
               chunk_size: int = DEFAULT_CHUNK_SIZE) -> Plan:
-    """A plan; without a seed, a fresh random one (kept in the metadata so --resume finds it)."""
+    """A plan; without a seed, a fresh random one (kept in the metadata so a resume finds it)."""
     rules = Rules.from_spec(rules)
+    deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
+    chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
+    seed = optional_whole("seed", seed, 0, error=SimulationError)
     if not _spec_rebuilds(rules):
-        # workers and --resume rebuild the rules from the plan's text
+        # workers and a resume rebuild the rules from the plan's text
         raise SimulationError(f"rules {rules.spec()!r}: simulate needs rules its text form rebuilds "
                               f"(a preset and knobs, not a deck or counters of one's own)")
     if seed is None:
         seed = secrets.randbits(63)
-    return Plan(rules=rules.spec(), seed=int(seed), deals=int(deals), chunk_size=int(chunk_size),
+    return Plan(rules=rules.spec(), seed=seed, deals=deals, chunk_size=chunk_size,
                 dealer=rules.seat_names[-1])
 
 
@@ -142,6 +153,7 @@ def declarer_choice(rules: Rules, hand: Hand, nest: Hand) -> tuple[str, dict[str
     """The declarer's choices after taking the nest, seeing only ``hand`` and
     ``nest``: the trump it names, and for every trump the discards (a mask)
     it would make if that trump were named."""
+    rules = Rules.from_spec(rules)
     policy = DEFAULT_POLICY
     cards = hand | nest
     discards = {t: policy.discard(cards, t, rules).mask for t in rules.trumps}
@@ -151,6 +163,7 @@ def declarer_choice(rules: Rules, hand: Hand, nest: Hand) -> tuple[str, dict[str
 # ------------------------------------------------------------- one chunk
 def chunk_deals(plan: Plan, index: int) -> list[Deal]:
     """The deals of chunk ``index``: the same in every run and on every machine."""
+    _check_plan(plan)
     rules = Rules.from_spec(plan.rules)
     _, count = plan.chunk_span(index)
     rng = np.random.default_rng([plan.seed, index])
@@ -184,6 +197,8 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
     ``progress(n)`` is called with the number of deals finished since the
     last call."""
     from rook_analyze.solver import solve_batch
+
+    _check_plan(plan)
 
     rules = Rules.from_spec(plan.rules)
     names = rules.seat_names
@@ -289,7 +304,7 @@ def part_path(out: str | os.PathLike, index: int) -> Path:
 
 def finished_chunks(out: str | os.PathLike) -> set[int]:
     """Indices of the parts already in ``out`` (a part is there whole or not at all)."""
-    out = Path(out)
+    out = Path(folder("out", out, error=SimulationError))
     if not out.is_dir():
         return set()
     found = set()
@@ -301,7 +316,7 @@ def finished_chunks(out: str | os.PathLike) -> set[int]:
 
 
 def load_plan(out: str | os.PathLike) -> Plan:
-    meta = Path(out) / META_FILE
+    meta = Path(folder("out", out, error=SimulationError)) / META_FILE
     try:
         text = meta.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -352,20 +367,23 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     Without ``resume`` the folder must be new or empty. With it, the stored
     plan must match ``plan`` field by field (a different seed, size or rules
     would mix two datasets)."""
-    out = Path(out)
+    out = Path(folder("out", out, error=SimulationError))
+    _check_plan(plan)
     if out.exists() and not out.is_dir():
-        raise SimulationError(f"--out {str(out)!r} is a file, not a folder")
+        raise SimulationError(f"output folder {str(out)!r} is a file, not a folder")
     meta = out / META_FILE
     if not resume:
         if out.is_dir() and any(out.iterdir()):
-            hint = " (it holds a simulate dataset: add --resume to finish it)" if meta.exists() else ""
-            raise SimulationError(f"--out {str(out)!r} is not empty{hint}; give a new or empty folder")
+            hint = (" (it holds a simulate dataset: resume=True, or --resume on the command line, finishes it)"
+                    if meta.exists() else "")
+            raise SimulationError(f"output folder {str(out)!r} is not empty{hint}; give a new or empty folder")
         out.mkdir(parents=True, exist_ok=True)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     if not meta.exists():
         if out.is_dir() and any(p.name != META_FILE for p in out.iterdir()):
-            raise SimulationError(f"--resume: {str(out)!r} has files but no {META_FILE}: not a simulate dataset")
+            raise SimulationError(f"cannot resume in {str(out)!r}: it has files but no {META_FILE}, so it is "
+                                  f"not a simulate dataset")
         out.mkdir(parents=True, exist_ok=True)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
@@ -374,8 +392,8 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
              for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer")
              if getattr(stored, k) != getattr(plan, k)]
     if diffs:
-        raise SimulationError(f"--resume: the dataset in {str(out)!r} was made with "
-                              + ", ".join(diffs) + "; resume with the same settings or use a new --out")
+        raise SimulationError(f"cannot resume: the dataset in {str(out)!r} was made with "
+                              + ", ".join(diffs) + "; resume with the same settings or use a new output folder")
     # temporary files of a run that died; the parts themselves are whole
     for entry in os.scandir(out):
         if entry.name.startswith(".part-") and entry.name.endswith(".tmp"):
@@ -386,7 +404,7 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     done = finished_chunks(out)
     extra = sorted(i for i in done if i >= plan.chunks)
     if extra:
-        raise SimulationError(f"--resume: {str(out)!r} holds part {extra[0]} beyond the plan's "
+        raise SimulationError(f"cannot resume: {str(out)!r} holds part {extra[0]} beyond the plan's "
                               f"{plan.chunks} chunks")
     # a part damaged after it was written (a copy cut short, a bad disk) is
     # moved aside under a hidden name and computed again
@@ -405,7 +423,7 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None) -> pa.Table
         return pq.read_table(path, columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise SimulationError(f"{str(path)!r} cannot be read ({e}); run simulate again on this folder with "
-                              "--resume to compute that part again") from None
+                              "resume=True (--resume on the command line) to compute that part again") from None
 
 
 def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
@@ -418,7 +436,7 @@ def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
 
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """The rows of every finished part, in deal and seat order."""
-    out = Path(out)
+    out = Path(folder("out", out, error=SimulationError))
     load_plan(out)
     parts = sorted(finished_chunks(out))
     if not parts:
@@ -530,7 +548,7 @@ def check_scheduler_address(address: str) -> None:
     try:
         get_address_host_port(str(address))
     except (ValueError, TypeError) as e:
-        raise SimulationError(f"--scheduler {address!r}: not a scheduler address ({e}); give HOST:PORT or "
+        raise SimulationError(f"scheduler {address!r}: not a scheduler address ({e}); give HOST:PORT or "
                               "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
 
 
@@ -578,13 +596,23 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     CLI's choice); False nothing. ``on_chunk(index, worker)``
     is called after each part is written."""
     rules = Rules.from_spec(rules)
+    workers = threads_count(workers, "workers", error=SimulationError)
     if workers is not None and scheduler is not None:
         raise SimulationError("give workers or a scheduler address, not both")
-    if workers is not None and workers < 1:
-        raise SimulationError(f"workers={workers!r}: need at least 1")
     if scheduler is not None:
+        if not isinstance(scheduler, str):
+            raise SimulationError(f"scheduler={scheduler!r}: expected an address such as 'tcp://10.0.0.5:8786'")
         check_scheduler_address(scheduler)
-    out_path = Path(out)
+    if not isinstance(resume, bool):
+        raise SimulationError(f"resume={resume!r}: expected True or False")
+    if progress is not None and not isinstance(progress, bool):
+        raise SimulationError(f"progress={progress!r}: expected None, True or False")
+    on_chunk = callable_or_none("on_chunk", on_chunk, error=SimulationError)
+    # checked here, before a stored seed is looked up or a folder is made
+    deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
+    chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
+    seed = optional_whole("seed", seed, 0, error=SimulationError)
+    out_path = Path(folder("out", out, error=SimulationError))
     if resume and seed is None and (out_path / META_FILE).exists():
         seed = load_plan(out_path).seed
     plan = make_plan(rules, deals, seed, chunk_size)
@@ -606,9 +634,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                 try:
                     own_client = client = Client(scheduler, timeout="30s")
                 except (OSError, TimeoutError, ValueError) as e:
-                    if not had_meta:  # nothing was computed: leave --out as it was
+                    if not had_meta:  # nothing was computed: leave the output folder as it was
                         _undo_output(out_path, existed)
-                    raise SimulationError(f"--scheduler {scheduler!r}: no Dask scheduler answers there "
+                    raise SimulationError(f"scheduler {scheduler!r}: no Dask scheduler answers there "
                                           f"({e})") from None
             else:
                 warm_solver(rules)

@@ -1,0 +1,117 @@
+"""Checks of the values the analysis functions take from their callers.
+
+Every check raises a ``RookError`` subclass (``ConstraintError`` unless the
+caller names another) whose message quotes the value and says what was
+expected, e.g. ``samples=2.9: expected a whole number, 1 or more``. Nothing
+is coerced silently: ``2.9`` is not 2, ``True`` is not 1, ``"3"`` is not 3."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from typing import Any, Callable, Mapping
+
+from rook_analyze.solver.cards import Hand
+from rook_analyze.solver.errors import ConstraintError, InvalidCardError, RookError
+from rook_analyze.solver.rules import Rules
+
+
+def is_whole(value: Any) -> bool:
+    """An int or a numpy integer, not a bool (nor a float, even a whole one)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError,
+          small: str | None = None) -> int:
+    """``value`` as an int: a whole number (not a bool, not a float), ``least``
+    or more. ``small`` replaces the message's reason when the number is a
+    whole number below ``least``."""
+    if is_whole(value):
+        value = int(value)
+        if value >= least:
+            return value
+        if small is not None:
+            raise error(f"{name}={value!r}: {small}")
+    raise error(f"{name}={value!r}: expected a whole number, {least} or more")
+
+
+def optional_whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError) -> int | None:
+    """None, or ``whole(name, value, least)``."""
+    return None if value is None else whole(name, value, least, error=error)
+
+
+def threads_count(value: Any, name: str = "threads", *, error: type[RookError] = ConstraintError) -> int | None:
+    """Threads (or workers): None for the default, else a whole number, 1 or more."""
+    return optional_whole(name, value, 1, error=error)
+
+
+def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float | None = None,
+           what: str = "a number", error: type[RookError] = ConstraintError) -> float:
+    """``value`` as a float: an int or a float (not a bool, not a string, not
+    NaN) above ``above`` (or, with ``at_least``, at least that)."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok:
+        x = float(value)
+        if math.isnan(x):
+            ok = False
+        elif at_least is not None:
+            ok = x >= at_least
+        elif above is not None:
+            ok = x > above
+    if not ok:
+        bound = f"{at_least:g} or more" if at_least is not None else f"above {above:g}" if above is not None else ""
+        raise error(f"{name}={value!r}: expected {what}, {bound}".rstrip(", "))
+    return x
+
+
+def items(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> list[Any]:
+    """A list from ``value``: None is no item, one string (or one non-sequence
+    item such as a ``Constraint``) is one item, a list or tuple its items."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)):
+        return [value]
+    if isinstance(value, Mapping):
+        raise error(f"{name}={value!r}: expected a list, not a mapping")
+    try:
+        return list(value)
+    except TypeError:
+        return [value]
+
+
+def folder(name: str, value: Any, *, error: type[RookError]) -> str | os.PathLike:
+    """A folder path: a string or a path object."""
+    if isinstance(value, (str, os.PathLike)) and str(value) != "":
+        return value
+    raise error(f"{name}={value!r}: expected a folder path (a string or a pathlib.Path)")
+
+
+def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) -> Hand:
+    """Cards given as a ``Hand`` or Rook deal notation (``"B14 R5 Rook"``),
+    with ``masks`` also a card mask (an int); text is read against the rules' deck."""
+    if isinstance(value, Hand):
+        return value
+    if isinstance(value, str):
+        try:
+            return Hand.from_rdn(value, rules.deck_mask)
+        except RookError as e:
+            raise type(e)(f"{what} {value.strip()!r}: {e}") from None
+    if masks and is_whole(value) and int(value) >= 0:
+        return Hand(int(value))
+    raise InvalidCardError(f"{what} {value!r}: expected a Hand or cards in Rook deal notation, e.g. 'B14 R5 Rook'")
+
+
+def callable_or_none(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> Callable[..., Any] | None:
+    """None, or a function (a progress or an on-chunk callback)."""
+    if value is not None and not callable(value):
+        raise error(f"{name}={value!r}: expected a function (or None)")
+    return value
+
+
+def check_policy(policy: Any) -> Any:
+    """A nest policy: an object with ``trump``, ``discard`` and ``choose`` (e.g. ``HeuristicPolicy()``)."""
+    if not all(callable(getattr(policy, m, None)) for m in ("trump", "discard", "choose")):
+        raise ConstraintError(f"policy={policy!r}: expected a nest policy with trump, discard and choose "
+                              f"methods, e.g. HeuristicPolicy()")
+    return policy
