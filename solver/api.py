@@ -18,10 +18,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from . import kernel
-from .cards import COLORS, Card, canonical_key
+from .cards import COLORS, Card, as_cards, canonical_key, shown
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
-from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError
+from .errors import DealError, IllegalActionError, RookError, RulesError
 from .rules import Rules
 
 
@@ -99,12 +99,6 @@ def point_unit(rules: Rules, extra: int) -> int:
     return g
 
 
-def _show(value) -> str:
-    """``repr(value)`` for an error message, cut short when long."""
-    text = repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
 def _seat(rules: Rules, seat: str | int, what: str) -> int:
     if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
         if not 0 <= int(seat) < rules.seats:
@@ -112,7 +106,7 @@ def _seat(rules: Rules, seat: str | int, what: str) -> int:
         return int(seat)
     if isinstance(seat, str):
         return rules.check_seat(seat)
-    raise DealError(f"{what} seat {_show(seat)}: expected a seat name ({' '.join(rules.seat_names)}) "
+    raise DealError(f"{what} seat {shown(seat)}: expected a seat name ({' '.join(rules.seat_names)}) "
                     f"or an index 0..{rules.seats - 1}")
 
 
@@ -120,39 +114,14 @@ def _check_deal(deal, what: str = "deal") -> Deal:
     if not isinstance(deal, Deal):
         hint = ("build one with Deal.from_rdn(text, rules)" if isinstance(deal, str)
                 else "build one with Deal.from_rdn(text, rules) or random_deal(rules, seed)")
-        raise DealError(f"{what} {_show(deal)}: expected a Deal; {hint}")
+        raise DealError(f"{what} {shown(deal)}: expected a Deal; {hint}")
     return deal
 
 
 def _check_trump(rules: Rules, trump) -> str:
     if not isinstance(trump, str):
-        raise RulesError(f"trump {_show(trump)}: expected a trump name ({', '.join(rules.trumps)})")
+        raise RulesError(f"trump {shown(trump)}: expected a trump name ({', '.join(rules.trumps)})")
     return rules.check_trump(trump)
-
-
-def _trick_cards(trick) -> list[Card]:
-    """The cards of a trick in progress: a sequence of Cards or card texts, or
-    one text of cards separated by spaces or commas (None: no cards)."""
-    if trick is None:
-        return []
-    if isinstance(trick, str):
-        return [Card.from_rdn(tok) for tok in trick.replace(",", " ").split()]
-    if isinstance(trick, Card):
-        return [trick]
-    try:
-        items = list(trick)
-    except TypeError:
-        raise InvalidCardError(f"trick {_show(trick)}: expected the cards played so far, "
-                               f"e.g. ['R5', 'R9'] or 'R5 R9'") from None
-    cards = []
-    for c in items:
-        if isinstance(c, Card):
-            cards.append(c)
-        elif isinstance(c, str):
-            cards.append(Card.from_rdn(c))
-        else:
-            raise InvalidCardError(f"card {_show(c)} in trick {_show(trick)}: expected a Card or its text, e.g. 'R5'")
-    return cards
 
 
 @dataclass
@@ -183,7 +152,7 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     enc = encoding(rules, trump)
     n = rules.seats
     hands = [h.mask for h in deal.hands]
-    trick_cards = _trick_cards(trick)
+    trick_cards = as_cards(trick, "trick")
     if len(trick_cards) >= n:
         raise IllegalActionError(f"a trick in progress has at most {n - 1} cards, not {len(trick_cards)}")
     led_bits = -1
@@ -373,10 +342,10 @@ def _broadcast(value, m: int, name: str) -> list:
     try:
         out = list(value)
     except TypeError:
-        raise DealError(f"{name} {_show(value)}: expected one value for every deal or a sequence "
+        raise DealError(f"{name} {shown(value)}: expected one value for every deal or a sequence "
                         f"of one per deal") from None
     if len(out) != m:
-        raise DealError(f"{name} {_show(value)}: {len(out)} values for {m} deals")
+        raise DealError(f"{name} {shown(value)}: {len(out)} values for {m} deals")
     return out
 
 
@@ -450,17 +419,17 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     bits = table_bits(tt_bits)
     threads = _check_threads(threads)
     if progress is not None and not callable(progress):
-        raise RookError(f"progress {_show(progress)}: expected a function taking a count, or None")
+        raise RookError(f"progress {shown(progress)}: expected a function taking a count, or None")
     if isinstance(deals, Deal):
         raise DealError(f"deals: one Deal ({deals.rdn()!r}) where a sequence of Deals is expected: "
                         f"pass [deal]")
     if isinstance(deals, str):
-        raise DealError(f"deals {_show(deals)}: expected a sequence of Deals; build each with "
+        raise DealError(f"deals {shown(deals)}: expected a sequence of Deals; build each with "
                         f"Deal.from_rdn(text, rules)")
     try:
         deals = list(deals)
     except TypeError:
-        raise DealError(f"deals {_show(deals)}: expected a sequence of Deals") from None
+        raise DealError(f"deals {shown(deals)}: expected a sequence of Deals") from None
     m = len(deals)
     trumps = _broadcast(trumps, m, "trumps")
     declarers = _broadcast(declarers, m, "declarers")
@@ -542,11 +511,11 @@ def needs_compile(uses: str | Sequence[str] = ("solve", "card_values", "batch"))
     try:
         uses = list(uses)
     except TypeError:
-        raise RookError(f"needs_compile: entry points {_show(uses)}: expected a name or a sequence "
+        raise RookError(f"needs_compile: entry points {shown(uses)}: expected a name or a sequence "
                         f"of names from {', '.join(_ENTRY_KERNELS)}") from None
     for name in uses:
         if not isinstance(name, str) or name not in _ENTRY_KERNELS:
-            raise RookError(f"needs_compile: unknown entry point {_show(name)}: "
+            raise RookError(f"needs_compile: unknown entry point {shown(name)}: "
                             f"choose from {', '.join(_ENTRY_KERNELS)}")
     try:
         for name in uses:

@@ -171,20 +171,42 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The bit mask of some cards."""
     m = 0
     for c in cards:
-        m |= _as_card(c).bit
+        m |= as_card(c).bit
     return m
 
 
-def _as_card(card: object) -> Card:
+def shown(value: object) -> str:
+    """``repr(value)`` for an error message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def as_card(card: object) -> Card:
     """A Card, or card text parsed with ``Card.from_rdn``; else an InvalidCardError."""
     if isinstance(card, Card):
         return card
     if isinstance(card, str):
         return Card.from_rdn(card)
-    raise InvalidCardError(f"card {card!r}: expected a Card or card text such as 'B14'")
+    raise InvalidCardError(f"card {shown(card)}: expected a Card or card text such as 'B14'")
 
 
 _SPLIT_RE = re.compile(r"[\s,]+")
+
+
+def as_cards(value: object, what: str = "cards") -> list[Card]:
+    """Cards in order: a sequence of Cards or card texts, one Card, or one text
+    of cards separated by spaces or commas (``"R5 R9"``); None is no card."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [Card.from_rdn(t) for t in _SPLIT_RE.split(value.strip()) if t]
+    if isinstance(value, Card):
+        return [value]
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidCardError(f"{what} {shown(value)}: expected cards, e.g. ['R5', 'R9'] or 'R5 R9'") from None
+    return [as_card(c) for c in items]
 
 
 @dataclass(frozen=True)
@@ -217,7 +239,7 @@ class Hand:
             raise InvalidCardError(f"cards {cards!r}: expected an iterable of Cards") from None
         m = 0
         for c in it:
-            c = _as_card(c)
+            c = as_card(c)
             if m & c.bit:
                 raise DuplicateCardError(f"duplicate card {c.rdn()!r}")
             m |= c.bit
@@ -254,7 +276,7 @@ class Hand:
 
     def __contains__(self, card: object) -> bool:
         """``card in hand`` for a Card or card text (``"R5" in hand``)."""
-        return bool(self.mask & _as_card(card).bit)
+        return bool(self.mask & as_card(card).bit)
 
     def __or__(self, other: "Hand") -> "Hand":
         if not isinstance(other, Hand):
@@ -273,11 +295,11 @@ class Hand:
 
     def add(self, card: Card | str) -> "Hand":
         """This hand with a card (a Card or card text) added."""
-        return Hand(self.mask | _as_card(card).bit)
+        return Hand(self.mask | as_card(card).bit)
 
     def remove(self, card: Card | str) -> "Hand":
         """This hand without a card (a Card or card text); the same hand if it lacks it."""
-        return Hand(self.mask & ~_as_card(card).bit)
+        return Hand(self.mask & ~as_card(card).bit)
 
     def color_mask(self, color: str) -> int:
         """Number cards of one color, B, R, Y or G, case ignored (the birds are never in a color mask)."""

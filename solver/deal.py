@@ -185,13 +185,15 @@ def _parse_hand(text: str, who: str) -> Hand:
         raise type(e)(f"{e} (in {who})") from None
 
 
-def _rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
+    """The generator a seed stands for: None (fresh), a whole number 0 or more,
+    a numpy Generator (used as it is), SeedSequence or BitGenerator."""
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(seed)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise RookError(f"seed {seed!r}: expected an int 0 or more, a numpy Generator or None")
+        raise RookError(f"seed {seed!r}: expected a whole number 0 or more (or a numpy Generator, or None)")
     return np.random.default_rng(seed)
 
 
@@ -199,7 +201,7 @@ def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = Non
     """One uniformly random deal: ``hand_size`` cards a seat, ``nest_size`` to
     the nest, any remainder out of play. Reproducible per seed."""
     rules = Rules.from_spec(rules)
-    rng = _rng(seed)
+    rng = seeded_rng(seed)
     deck = np.array(mask_indices(rules.deck_mask), dtype=np.int64)
     order = rng.permutation(len(deck))
     cards = deck[order]
@@ -223,5 +225,5 @@ def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Ite
     rules = Rules.from_spec(rules)
     if not (_is_int(count) and count >= 0):
         raise RookError(f"count {count!r}: expected an int 0 or more")
-    rng = _rng(seed)
+    rng = seeded_rng(seed)
     return (random_deal(rules, rng) for _ in range(count))

@@ -37,8 +37,8 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, mask_of
-from .deal import Deal, random_deal
+from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, as_card, as_cards, mask_of, shown
+from .deal import Deal, random_deal, seeded_rng
 from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError
 from .rules import Rules
 
@@ -51,28 +51,6 @@ PHASES = ("auction", "redeal", "exchange", "play", "done")
 
 
 # ------------------------------------------------------------------ inputs
-def _show(value) -> str:
-    """``repr(value)`` for an error message, cut short when long."""
-    text = repr(value)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def _rules(rules: Rules | str) -> Rules:
-    """A ``Rules`` from itself or its text, or a ``RulesError``."""
-    if isinstance(rules, (Rules, str)):
-        return Rules.from_spec(rules)
-    raise RulesError(f"rules {_show(rules)}: expected a Rules or its text, e.g. 'hasbro' or 'full,bird=low'")
-
-
-def _seed(seed: int | np.random.Generator | None) -> int | np.random.Generator | None:
-    """A seed for ``random_deal``: None, a whole number 0 or more, or a numpy Generator."""
-    if seed is None or isinstance(seed, np.random.Generator):
-        return seed
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-        return int(seed)
-    raise RookError(f"seed {_show(seed)}: expected a whole number 0 or more")
-
-
 def _dealer(rules: Rules, dealer: int | str | None) -> int:
     """The dealer's index; None: ``rules.last_seat``, as everywhere else."""
     return _seat_index(rules, rules.last_seat if dealer is None else dealer)
@@ -83,20 +61,7 @@ def _hand(value: Hand | str) -> Hand:
         return value
     if isinstance(value, str):
         return Hand.from_rdn(value)
-    raise InvalidCardError(f"hand {_show(value)}: expected a Hand or its text, e.g. 'B14 B5 R10'")
-
-
-def _cards(value: Iterable[Card | str] | str, what: str) -> list[Card]:
-    """Cards from a sequence of Cards or card texts, or one text separated by spaces or commas."""
-    if isinstance(value, str):
-        return [Card.from_rdn(tok) for tok in value.replace(",", " ").split()]
-    if isinstance(value, Card):
-        return [value]
-    try:
-        items = list(value)
-    except TypeError:
-        raise InvalidCardError(f"{what} {_show(value)}: expected cards, e.g. ['R5', 'R9'] or 'R5 R9'") from None
-    return [_card(c) for c in items]
+    raise InvalidCardError(f"hand {shown(value)}: expected a Hand or its text, e.g. 'B14 B5 R10'")
 
 
 # ------------------------------------------------------------------ the play
@@ -117,7 +82,7 @@ def _rank_table(rules: Rules, trump: str) -> tuple[int, ...]:
 
 def _check_trump(rules: Rules, trump: str) -> str:
     if not isinstance(trump, str):
-        raise IllegalActionError(f"trump {_show(trump)}: expected a trump name ({', '.join(rules.trumps)})")
+        raise IllegalActionError(f"trump {shown(trump)}: expected a trump name ({', '.join(rules.trumps)})")
     try:
         return rules.check_trump(trump)
     except RulesError as e:
@@ -139,10 +104,10 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
     led; the birds are trumps); a void seat may play anything. Under
     ``bird_play=any_time`` the birds may also be played when the seat could
     follow."""
-    rules = _rules(rules)
+    rules = Rules.from_spec(rules)
     trump = _check_trump(rules, trump)
     hand = _hand(hand)
-    trick = _cards(trick, "trick")
+    trick = as_cards(trick, "trick")
     if not trick:
         return hand
     led = suit_of(trick[0], trump)
@@ -158,8 +123,8 @@ def trick_winner(trick: Sequence[Card | str] | str, trump: str, rules: Rules | s
     """Position in ``trick`` (0 = the lead) of the winning card: the highest
     trump (birds placed per ``rules.bird``), else the highest card of the led
     color (``rules.color_order`` decides ranks, so ``one_high`` is honoured)."""
-    rules = _rules(rules)
-    trick = _cards(trick, "trick")
+    rules = Rules.from_spec(rules)
+    trick = as_cards(trick, "trick")
     if not trick:
         raise IllegalActionError("an empty trick has no winner")
     trump = _check_trump(rules, trump)
@@ -183,14 +148,14 @@ def trick_winner(trick: Sequence[Card | str] | str, trump: str, rules: Rules | s
 def party_of(rules: Rules | str, seat: int | str) -> int:
     """The scoring party of a seat: its team, or the seat itself when every
     player scores alone (``rules.teams`` is None, e.g. three-player cutthroat)."""
-    rules = _rules(rules)
+    rules = Rules.from_spec(rules)
     seat = _seat_index(rules, seat)
     return rules.teams[seat] if rules.teams is not None else seat
 
 
 def party_count(rules: Rules | str) -> int:
     """How many parties score: 2 teams, or every seat when each plays alone."""
-    rules = _rules(rules)
+    rules = Rules.from_spec(rules)
     return 2 if rules.teams is not None else rules.seats
 
 
@@ -200,13 +165,13 @@ def match_winner(totals: Sequence[int], target: int) -> int | None:
     Every party at ``target`` or more is a candidate; the highest total among
     them wins; a tie for the highest means another hand is played."""
     if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
-        raise RookError(f"target {_show(target)}: expected a whole number")
+        raise RookError(f"target {shown(target)}: expected a whole number")
     try:
         totals = list(totals)
     except TypeError:
-        raise RookError(f"totals {_show(totals)}: expected a sequence of whole numbers, one per party") from None
+        raise RookError(f"totals {shown(totals)}: expected a sequence of whole numbers, one per party") from None
     if not all(isinstance(t, (int, np.integer)) and not isinstance(t, bool) for t in totals):
-        raise RookError(f"totals {_show(totals)}: expected a sequence of whole numbers, one per party")
+        raise RookError(f"totals {shown(totals)}: expected a sequence of whole numbers, one per party")
     over = [t for t in totals if t >= target]
     if not over:
         return None
@@ -267,7 +232,7 @@ class Auction:
     ``dealer`` defaults to ``rules.last_seat`` (W)."""
 
     def __init__(self, rules: Rules | str, dealer: int | str | None = None):
-        rules = _rules(rules)
+        rules = Rules.from_spec(rules)
         if not rules.has_auction:
             raise RulesError(f"rules {rules.spec()!r} have no bidding: name the declarer instead")
         self.rules = rules
@@ -474,14 +439,6 @@ class HandResult:
 
 
 # -------------------------------------------------------------------- round
-def _card(value: Card | str) -> Card:
-    if isinstance(value, Card):
-        return value
-    if isinstance(value, str):
-        return Card.from_rdn(value)
-    raise IllegalActionError(f"{value!r} is not a card")
-
-
 class Round:
     """One hand of play, from a complete deal to its ``HandResult``.
 
@@ -499,7 +456,7 @@ class Round:
     def __init__(self, deal: Deal, dealer: int | str | None = None, *,
                  declarer: int | str | None = None, bid: int | None = None):
         if not isinstance(deal, Deal):
-            raise DealError(f"deal {_show(deal)}: expected a Deal; build one with Deal.from_rdn(text, rules), "
+            raise DealError(f"deal {shown(deal)}: expected a Deal; build one with Deal.from_rdn(text, rules), "
                             f"or deal one with Round.new(rules, seed=...)")
         deal.check_complete()
         r = deal.rules
@@ -535,8 +492,8 @@ class Round:
     def new(cls, rules: Rules | str, dealer: int | str | None = None,
             seed: int | np.random.Generator | None = None, **kwargs) -> "Round":
         """Deal a fresh random hand (``random_deal``, reproducible per seed)."""
-        rules = _rules(rules)
-        return cls(random_deal(rules, _seed(seed)), dealer, **kwargs)
+        rules = Rules.from_spec(rules)
+        return cls(random_deal(rules, seed), dealer, **kwargs)
 
     # ------------------------------------------------------------ state
     @property
@@ -622,7 +579,7 @@ class Round:
             why = "there is no nest" if self.rules.nest_size == 0 else "already discarded"
             raise IllegalActionError(f"{name} cannot discard: {why}")
         chosen: list[Card] = []
-        for card in _cards(cards, "discard"):
+        for card in as_cards(cards, "discard"):
             if card in chosen:
                 raise IllegalActionError(f"{name} cannot discard {card} twice")
             if card not in self.hands[self.declarer]:
@@ -658,7 +615,7 @@ class Round:
 
     def play(self, card: Card | str, seat: int | str | None = None) -> Trick | None:
         """Play a card for the seat to play; returns the ``Trick`` when it completes one."""
-        card = _card(card)
+        card = as_card(card)
         self._need("play", f"play {card}")
         r = self.rules
         who = self.to_act
@@ -739,9 +696,8 @@ class Match:
 
     def __init__(self, rules: Rules | str, seed: int | np.random.Generator | None = None,
                  dealer: int | str | None = None):
-        self.rules = _rules(rules)
-        seed = _seed(seed)
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.rules = Rules.from_spec(rules)
+        self._rng = seeded_rng(seed)
         self.dealer = _dealer(self.rules, dealer)
         self.totals: list[int] = [0] * party_count(self.rules)
         self.results: list[HandResult] = []
@@ -772,7 +728,7 @@ class Match:
         elif isinstance(played, HandResult):
             result = played
         else:
-            raise IllegalActionError(f"record {_show(played)}: expected a finished Round or its HandResult")
+            raise IllegalActionError(f"record {shown(played)}: expected a finished Round or its HandResult")
         if result.rules != self.rules:
             theirs, ours = result.rules.spec(), self.rules.spec()
             why = "" if theirs != ours else " (the same knobs, another deck or counters)"

@@ -127,7 +127,7 @@ def test_game_refuses_unknown_rules_text():
 @pytest.mark.parametrize("bad", [-1, "x", 1.7, 2.0, True, [1, 2], "3"])
 def test_bad_seeds_are_refused(bad):
     msg = raises(RookError, bad, Round.new, "hasbro", seed=bad)
-    assert msg == f"seed {bad!r}: expected a whole number 0 or more"
+    assert msg.startswith(f"seed {bad!r}: expected a whole number 0 or more")
     raises(RookError, bad, Match, "hasbro", seed=bad)
     raises(RookError, bad, Match, "hasbro", bad)
 
@@ -170,7 +170,7 @@ def test_trump_must_be_a_name():
 def test_discard_refuses_what_is_not_cards():
     rnd = Round.new("full", seed=1, declarer="N", bid=100)
     raises(InvalidCardError, 5, rnd.discard, 5)
-    raises(IllegalActionError, 14, rnd.discard, [14])
+    raises(InvalidCardError, 14, rnd.discard, [14])
     rnd.discard(", ".join(c.rdn() for c in list(rnd.hands[0])[:5]))  # text with commas still works
     assert len(rnd.nest) == 5
 
@@ -178,7 +178,7 @@ def test_discard_refuses_what_is_not_cards():
 def test_engine_functions_refuse_what_is_not_cards():
     raises(InvalidCardError, 5, legal_plays, 5, [], "B", "full")
     raises(InvalidCardError, 5, trick_winner, 5, "B", "full")
-    raises(IllegalActionError, 5, trick_winner, [5], "B", "full")
+    raises(InvalidCardError, 5, trick_winner, [5], "B", "full")
     raises(InvalidCardError, "X9", trick_winner, "R5 X9", "B", "full")
     with pytest.raises(IllegalActionError, match="empty trick"):
         trick_winner("", "B", "full")
