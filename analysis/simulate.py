@@ -112,11 +112,21 @@ class Plan:
     def from_json(cls, text: str, where: str = META_FILE) -> "Plan":
         try:
             doc = json.loads(text)
-            return cls(rules=str(doc["rules"]), seed=int(doc["seed"]), deals=int(doc["deals"]),
-                       chunk_size=int(doc["chunk_size"]), dealer=str(doc["dealer"]),
-                       schema_version=int(doc["schema_version"]))
-        except (ValueError, KeyError, TypeError) as e:
-            raise SimulationError(f"{where}: not a simulate metadata file ({e})") from None
+        except ValueError:
+            raise SimulationError(f"{where}: not a simulate metadata file (not JSON)") from None
+        if not isinstance(doc, dict):
+            raise SimulationError(f"{where}: not a simulate metadata file (not a JSON object)")
+        fields_ = {"rules": str, "seed": int, "deals": int, "chunk_size": int, "dealer": str, "schema_version": int}
+        for key, kind in fields_.items():
+            if key not in doc:
+                raise SimulationError(f"{where}: not a simulate metadata file (no {key!r} field)")
+            if not isinstance(doc[key], kind) or isinstance(doc[key], bool):
+                wanted = "a whole number" if kind is int else "text"
+                raise SimulationError(f"{where}: field {key!r} is {doc[key]!r}, not {wanted}")
+        if doc["schema_version"] != SCHEMA_VERSION:
+            raise SimulationError(f"{where}: schema_version {doc['schema_version']!r}: this rook-analyze reads "
+                                  f"datasets of schema_version {SCHEMA_VERSION}")
+        return cls(**{key: doc[key] for key in fields_})
 
 
 def _check_plan(plan: Any) -> None:
@@ -321,6 +331,9 @@ def load_plan(out: str | os.PathLike) -> Plan:
         text = meta.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it") from None
+    except (OSError, UnicodeDecodeError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else "not UTF-8 text"
+        raise SimulationError(f"{str(meta)!r} cannot be read ({why})") from None
     return Plan.from_json(text, str(meta))
 
 
@@ -437,11 +450,20 @@ def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
     """The rows of every finished part, in deal and seat order."""
     out = Path(folder("out", out, error=SimulationError))
-    load_plan(out)
+    plan = load_plan(out)
     parts = sorted(finished_chunks(out))
     if not parts:
         raise SimulationError(f"{str(out)!r} holds no finished parts yet")
+    if parts[-1] >= plan.chunks:
+        raise SimulationError(f"{str(part_path(out, parts[-1]))!r} is not a part of this dataset: its plan "
+                              f"({META_FILE}) has chunks 0..{plan.chunks - 1}")
+    seats = Rules.from_spec(plan.rules).seats
     tables = [_read_part(out, i, columns) for i in parts]
+    for i, table in zip(parts, tables):
+        rows = plan.chunk_span(i)[1] * seats
+        if table.num_rows != rows:
+            raise SimulationError(f"{str(part_path(out, i))!r} holds {table.num_rows} rows where the plan "
+                                  f"({META_FILE}: {plan.rules!r}) makes {rows}: the part or the plan was changed")
     frame = pa.concat_tables(tables).to_pandas()
     keys = [c for c in ("deal_id", "position") if c in frame.columns]
     if keys:
@@ -548,7 +570,8 @@ def check_scheduler_address(address: str) -> None:
     try:
         get_address_host_port(str(address))
     except (ValueError, TypeError) as e:
-        raise SimulationError(f"scheduler {address!r}: not a scheduler address ({e}); give HOST:PORT or "
+        why = "the port is not a number" if "invalid literal" in str(e) else str(e)
+        raise SimulationError(f"scheduler {address!r}: not a scheduler address ({why}); give HOST:PORT or "
                               "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
 
 

@@ -18,8 +18,6 @@ import click
 
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 
-SEATS = ("N", "E", "S", "W")
-OTHER_SEATS = tuple(f"P{i}" for i in range(1, 7))  # rules with seats=2, 3, 5 or 6
 TRUMPS = ("B", "R", "Y", "G", "none")
 
 # click >= 8.2 raises this for a bare group call; it prints the help, keep it
@@ -104,18 +102,14 @@ class RulesType(click.ParamType):
 
 
 class SeatType(click.ParamType):
-    """A seat, ``N E S W``, or ``P1``..``P6`` at tables of other sizes (case
-    ignored); converts to the canonical name. Whether the rules have that
-    seat is checked with the rules (:func:`seat_index`)."""
+    """A seat name, ``N E S W`` or ``P1``..``P6`` (case ignored), in canonical
+    form. Whether the rules have that seat is checked with the rules
+    (:func:`seat_index`), so every unknown seat gets the same message."""
 
     name = "seat"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        s = str(value).strip().upper()
-        if s not in SEATS and s not in OTHER_SEATS:
-            self.fail(f"seat {value!r}: choose one of {' '.join(SEATS)} (P1..P6 at tables of other sizes)",
-                      param, ctx)
-        return s
+        return str(value).strip().upper()
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "SEAT"
@@ -329,6 +323,10 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
+            try:
+                text.encode("utf-8")  # undecodable bytes read as surrogates do not encode
+            except UnicodeEncodeError:
+                raise BadInput(f"{name} line {n}: not UTF-8 text") from None
             yield f"{name} line {n}", text
     except UnicodeDecodeError as e:  # decoded in blocks: no trustworthy line number
         raise BadInput(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r})") from None

@@ -77,6 +77,8 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     if text is not None and text.strip() == "-":
         # the hand on standard input, as solve reads deals: its first line that is not blank or #
         text = next((t for _, t in read_deal_lines("-")), None)
+        if not text:
+            raise BadInput("HAND -: standard input holds no hand (only blank or # lines)")
     if not text:
         raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...' (or - to read them from "
                        "standard input)", hint=True)

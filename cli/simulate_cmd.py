@@ -57,6 +57,8 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     """
     from rook_analyze.analysis.simulate import simulate as run
 
+    if not out.strip():
+        raise BadInput(f"--out {out!r}: give a folder name")
     if workers is not None and scheduler is not None:
         raise BadInput("give --workers or --scheduler, not both (--workers sizes the embedded cluster)")
     compile_notice()

@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .cards import Card, Hand, _check_text, _is_int, mask_indices
+from .cards import Card, Hand, _check_text, _is_int, mask_indices, shown
 from .errors import DealError, DuplicateCardError, InvalidCardError, RookError
 from .rules import Rules
 
@@ -85,7 +85,7 @@ class Deal:
         for part in src.split("/"):
             m = _PART_RE.match(part)
             if not m:
-                raise DealError(f"deal part {part.strip()!r}: expected 'SEAT: cards' with SEAT one of "
+                raise DealError(f"deal part {shown(part.strip())}: expected 'SEAT: cards' with SEAT one of "
                                 f"{' '.join(names)} or nest")
             who, cards = m.group(1).upper(), m.group(2)
             if who == "NEST":
@@ -97,7 +97,7 @@ class Deal:
                     raise DealError(f"seat {who} is given twice in {src!r}")
                 hands[who] = _parse_hand(cards, who)
             else:
-                raise DealError(f"unknown seat {m.group(1)!r} in deal part {part.strip()!r}: "
+                raise DealError(f"unknown seat {m.group(1)!r} in deal part {shown(part.strip())}: "
                                 f"seats are {' '.join(names)} and nest")
         missing = [n for n in names if n not in hands]
         if missing:

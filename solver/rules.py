@@ -34,6 +34,8 @@ _CHOICE_KNOBS = {"bird": BIRD_RANKS, "first_lead": FIRST_LEADS, "bird_play": BIR
 # the knobs that may change how many cards each seat gets, so the hand size is
 # derived again (bird and double_bird only where the number of birds changes)
 _DECK_KNOBS = ("seats", "numbers", "nest_size")
+# the solver's table keeps bounds in 15 bits; Rook hands hold 100 to 180 points
+MAX_HAND_POINTS = 10_000
 ALONE = "alone"  # teams=alone: the declarer plays alone against everyone else (cutthroat)
 
 
@@ -127,6 +129,8 @@ class Rules:
             elif key in ("most_tricks", "teams", "numbers") and isinstance(value, (list, range)):
                 knobs[key] = tuple(value)
         seats = knobs.get("seats", self.seats)
+        if _is_int(seats) and not 2 <= seats <= 6:
+            raise RulesError(f"seats={seats}: must be 2..6")
         if "seats" in knobs and "teams" not in knobs and self.teams is not None and _is_int(seats) \
                 and len(self.teams) != seats:
             example = "".join(str(i % 2) for i in range(max(seats, 2)))
@@ -181,6 +185,8 @@ class Rules:
                           f"side 0 or 1, both sides used")
         if self.nest_size < 0:
             raise bad(f"nest_size={self.nest_size} must be 0 or more")
+        if self.hand_size < 1 and self.hand_size != self.derived_hand_size:
+            raise bad(f"hand_size={self.hand_size} must be 1 or more")
         if self.hand_size < 1:
             raise bad(f"the {self.deck_size}-card deck leaves no cards for the hands with nest_size={self.nest_size}")
         need = self.hand_size * self.seats + self.nest_size
@@ -196,6 +202,11 @@ class Rules:
                 raise bad(f"{key}={getattr(self, key)} must be 0 or more")
         if self.most_tricks is not None:
             n, p = self.most_tricks
+            if self.teams is None and self.seats > 2:
+                # the defenders are one side for the double-dummy value but score
+                # seat by seat: whether two of them reaching N together earns it is not defined
+                raise bad(f"most_tricks={n}:{p} needs two sides: with teams={ALONE} the defenders "
+                          f"score seat by seat")
             if not (self.hand_size / 2 < n <= self.hand_size):
                 raise bad(
                     f"most_tricks={n}:{p}: N must be more than half of the {self.hand_size} tricks "
@@ -203,11 +214,9 @@ class Rules:
                 )
             if p < 0:
                 raise bad(f"most_tricks={n}:{p}: the bonus must be 0 or more")
-            if self.teams is None and self.seats > 2:
-                # the defenders are one side for the double-dummy value but score
-                # seat by seat: whether two of them reaching N together earns it is not defined
-                raise bad(f"most_tricks={n}:{p} needs two sides: with teams={ALONE} the defenders "
-                          f"score seat by seat")
+        if self.total_points > MAX_HAND_POINTS:
+            raise bad(f"a hand would hold {self.total_points} points: at most {MAX_HAND_POINTS} "
+                      f"(counters, trick points and bonuses together)")
         bids = (self.min_bid, self.bid_step, self.max_bid)
         if any(b is None for b in bids):
             if not all(b is None for b in bids):
@@ -523,11 +532,18 @@ def _parse_knob(key: str, value: str) -> Any:
                 first, last = int(low), int(high or low)
                 if last < first:
                     raise ValueError
+                if first < 1 or last > 14:
+                    raise RulesError(f"rules knob numbers={value!r}: each color's numbers must lie in 1..14")
                 numbers.extend(range(first, last + 1))
+        except RulesError:
+            raise
         except ValueError:
             raise RulesError(f"rules knob numbers={value!r}: expected runs of numbers, low-high, joined "
                              f"by +, e.g. 4-14 or 1+5-14") from None
-        return tuple(sorted(set(numbers)))
+        if len(set(numbers)) != len(numbers):
+            twice = sorted(n for n in set(numbers) if numbers.count(n) > 1)
+            raise RulesError(f"rules knob numbers={value!r}: {', '.join(map(str, twice))} given twice")
+        return tuple(sorted(numbers))
     if key == "most_tricks":
         if v == "none":
             return None

@@ -279,3 +279,29 @@ def test_readme_names_every_preset_and_knob():
         assert f"`{name}`" in text
     for knob in KNOBS:
         assert f"`{knob}`" in text
+
+
+def test_hand_from_empty_standard_input_says_so():
+    r = run("hand", "-", "--rules", "hasbro", input="\n# no hand here\n")
+    assert r.exit_code == 2 and r.stderr.strip() == "Error: HAND -: standard input holds no hand (only blank or # lines)"
+
+
+@pytest.mark.parametrize("how", ["CliRunner", "process"])
+def test_bytes_that_are_not_utf8_on_standard_input_are_one_short_line(how):
+    args = ["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", "-"]
+    junk = b"N: B14 \xff\xfe\x00junk / E: B5\n" + bytes(range(128, 256)) * 4 + b"\n"
+    if how == "CliRunner":   # decodes strictly
+        r = CliRunner().invoke(main, args, input=junk)
+        code, err = r.exit_code, r.stderr
+    else:                    # a real standard input: undecodable bytes arrive as surrogates
+        p = subprocess.run([sys.executable, "-m", "rook_analyze.cli", *args], input=junk, capture_output=True)
+        code, err = p.returncode, p.stderr.decode()
+    assert code == 2 and "Traceback" not in err
+    assert err.startswith("Error: <stdin>") and "not UTF-8 text" in err and len(err) < 100, err
+
+
+def test_every_unknown_seat_gets_the_same_message():
+    for option in ("--declarer", "--leader", "--dealer"):
+        args = ["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", option, "q"]
+        r = run(*args, "N: B14 / E: B13 / S: B12 / W: B11")
+        assert r.exit_code == 2 and r.stderr.strip() == f"Error: {option}: seat 'Q': choose one of N E S W"

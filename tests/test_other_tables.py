@@ -103,7 +103,7 @@ def test_cli_solve_takes_the_tables_seat_names():
     (["solve", "--rules", THREE, "--trump", "B", "--declarer", "N"], ["--declarer", "'N'", "P1 P2 P3"]),
     (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "P1"], ["--declarer", "'P1'", "N E S W"]),
     (["solve", "--rules", THREE, "--trump", "B", "--declarer", "P1", "--dealer", "W"], ["--dealer", "'W'"]),
-    (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "P7"], ["'P7'", "P1..P6"]),
+    (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "p7"], ["--declarer", "'P7'", "N E S W"]),
     (["hand", "--rules", THREE, "--seat", "S", "Rook B14 B13 B12"], ["--seat", "'S'", "P1 P2 P3"]),
     (["nest", "--rules", THREE, "--dealer", "E", "--hand", "B5", "--nest", "B6"], ["--dealer", "'E'"]),
     (["deal", "--rules", "hasbro,seats=3"], ["seats=3", "teams=alone"]),

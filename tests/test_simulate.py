@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -185,6 +187,52 @@ def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resu
     summary = simulate(TINY, 8, out, resume=True, chunk_size=4, workers=1, progress=False)
     assert summary.chunks_computed == 1
     pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
+    src = tmp_path / "run"
+    plan = make_plan(TINY, 4, seed=3, chunk_size=2)
+    prepare_output(src, plan, resume=False)
+    for i in (0, 1):
+        write_part(src, i, simulate_chunk(plan, i))
+    assert len(read_dataset(src)) == 16
+
+    def copy(name):
+        dst = tmp_path / name
+        shutil.copytree(src, dst)
+        return dst
+
+    extra = copy("extra")   # a part the plan never made
+    shutil.copy(extra / "part-000001.parquet", extra / "part-000099.parquet")
+    other = copy("other")   # the plan's rules changed under the parts: 3 seats where 4 played
+    meta = other / META_FILE
+    meta.write_text(meta.read_text().replace('"hasbro,hand_size=4"', '"hasbro,seats=3,teams=alone,hand_size=4"'))
+    newer = copy("newer")
+    meta = newer / META_FILE
+    meta.write_text(meta.read_text().replace('"schema_version": 1', '"schema_version": 2'))
+    typed = copy("typed")
+    meta = typed / META_FILE
+    meta.write_text(meta.read_text().replace('"dealer": "W"', '"dealer": 3'))
+    folder = copy("folder")   # the plan's file is a folder
+    (folder / META_FILE).unlink()
+    (folder / META_FILE).mkdir()
+    for where, words in ((extra, "part-000099.parquet' is not a part of this dataset"),
+                         (other, "holds 8 rows where the plan"),
+                         (newer, "schema_version 2"),
+                         (typed, "field 'dealer' is 3"),
+                         (folder, "cannot be read")):
+        with pytest.raises(SimulationError, match=re.escape(words)):
+            read_dataset(where)
+        r = run_cli("report", str(where))
+        assert r.exit_code == 2 and words in r.stderr and r.stderr.count("\n") == 1, r.output
+
+
+def test_cli_out_must_name_a_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for blank in ("", "   "):
+        r = run_cli("simulate", "--rules", TINY, "--deals", "2", "--out", blank)
+        assert r.exit_code == 2 and "--out" in r.stderr and "give a folder name" in r.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_status_lines_when_standard_error_is_not_a_terminal(capsys):

@@ -114,6 +114,15 @@ def test_other_tables_equal_reference(rules):
         _check(*case, zero_sum=True)
 
 
+def test_the_largest_point_values_equal_reference():
+    """Trick points and a bonus near the most a hand may hold (MAX_HAND_POINTS):
+    values that large still fit the search's table and its bounds."""
+    rules = Rules.from_spec("hasbro,trick_points=1000,last_trick_bonus=875")
+    assert rules.total_points == 9995
+    for case in _cases(rules, 17, {2: 60, 3: 60}):
+        _check(*case, zero_sum=True)
+
+
 def test_custom_counters_equal_reference():
     """Counters of the library's own choosing: cards of one worth with a
     card of another worth between them (10 and 14 worth 10, the 12 worth
