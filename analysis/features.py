@@ -15,7 +15,7 @@ import pandas as pd
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Hand
 from rook_analyze.solver.rules import Rules
 
-from rook_analyze.solver.errors import ConstraintError
+from rook_analyze.solver.errors import ConstraintError, InvalidCardError
 
 from .inputs import as_hand, items
 
@@ -58,7 +58,10 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
       ``voids`` and ``singletons``: colors with no card and with one.
     """
     rules = Rules.from_spec(rules)
-    mask = hand if type(hand) is int else as_hand(hand, rules, "hand", masks=True).mask
+    mask = as_hand(hand, rules, "hand", masks=True).mask
+    if mask & ~rules.deck_mask:
+        raise InvalidCardError(f"hand {Hand(mask).rdn()!r}: {Hand(mask & ~rules.deck_mask).rdn()} not in "
+                               f"the {rules.spec()!r} deck")
     ranks = color_ranks(rules)
     out: dict[str, int | str] = {
         "counters": rules.points_of_mask(mask),

@@ -82,9 +82,9 @@ def items(name: str, value: Any, *, error: type[RookError] = ConstraintError) ->
 
 def folder(name: str, value: Any, *, error: type[RookError]) -> str | os.PathLike:
     """A folder path: a string or a path object."""
-    if isinstance(value, (str, os.PathLike)) and str(value) != "":
+    if isinstance(value, (str, os.PathLike)) and str(value).strip() and "\0" not in str(value):
         return value
-    raise error(f"{name}={value!r}: expected a folder path (a string or a pathlib.Path)")
+    raise error(f"{name}={value!r}: expected a folder path (a string or a pathlib.Path, not blank)")
 
 
 def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) -> Hand:

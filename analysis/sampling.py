@@ -53,7 +53,7 @@ NEST = "nest"
 OUT = "out"
 
 _OPS = (">=", "<=", "==", "=", ">", "<")
-_CONSTRAINT_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*([A-Za-z]+)\s*(>=|<=|==|=|>|<)\s*(-?\d+)\s*$")
+_CONSTRAINT_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*([A-Za-z]+)\s*(>=|<=|==|=|>|<)\s*(-?[0-9]+)\s*$", re.ASCII)
 
 # Deals tried together when constraints must be checked: fixed, so which deal
 # a sample gets never depends on anything but its seed and index.

@@ -52,6 +52,7 @@ from rook_analyze.solver.rules import Rules
 from .inputs import callable_or_none, folder, is_whole, optional_whole, threads_count, whole
 
 SCHEMA_VERSION = 1
+MAX_DEALS = 2**31 - 1
 DEFAULT_CHUNK_SIZE = 200
 META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
 PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
@@ -146,6 +147,8 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
     """A plan; without a seed, a fresh random one (kept in the metadata so a resume finds it)."""
     rules = Rules.from_spec(rules)
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
+    if deals > MAX_DEALS:
+        raise SimulationError(f"deals={deals}: at most {MAX_DEALS:,} in one dataset (deal_id and chunk are 32-bit)")
     chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
     seed = optional_whole("seed", seed, 0, error=SimulationError)
     if not _spec_rebuilds(rules):
@@ -448,8 +451,16 @@ def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
 
 
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """The rows of every finished part, in deal and seat order."""
+    """The rows of every finished part, in deal and seat order; ``columns``:
+    the columns to read (one name or a list; None: all)."""
     out = Path(folder("out", out, error=SimulationError))
+    if columns is not None:
+        columns = [columns] if isinstance(columns, str) else columns
+        if not isinstance(columns, (list, tuple)) or not columns or not all(isinstance(c, str) for c in columns):
+            raise SimulationError(f"columns={columns!r}: expected column names (one, or a list), or None")
+        unknown = [c for c in columns if c not in dataset_schema(load_plan(out).rules).names]
+        if unknown:
+            raise SimulationError(f"columns: no column {unknown[0]!r} in the dataset (README lists them)")
     plan = load_plan(out)
     parts = sorted(finished_chunks(out))
     if not parts:
@@ -620,6 +631,13 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     is called after each part is written."""
     rules = Rules.from_spec(rules)
     workers = threads_count(workers, "workers", error=SimulationError)
+    most = max(64, 4 * (os.cpu_count() or 1))
+    if workers is not None and workers > most:
+        # one process each: more than a few per core only thrashes the machine
+        raise SimulationError(f"workers={workers}: at most {most} on this machine (a process each); "
+                              f"a larger cluster runs with a scheduler address")
+    if client is not None and not callable(getattr(client, "submit", None)):
+        raise SimulationError(f"client={client!r}: expected a distributed.Client (or None)")
     if workers is not None and scheduler is not None:
         raise SimulationError("give workers or a scheduler address, not both")
     if scheduler is not None:
@@ -639,9 +657,12 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if resume and seed is None and (out_path / META_FILE).exists():
         seed = load_plan(out_path).seed
     plan = make_plan(rules, deals, seed, chunk_size)
-    existed = out_path.exists()
-    had_meta = (out_path / META_FILE).exists()
-    done = prepare_output(out_path, plan, resume)
+    try:
+        existed = out_path.exists()
+        had_meta = (out_path / META_FILE).exists()
+        done = prepare_output(out_path, plan, resume)
+    except OSError as e:  # a name too long, a file in the path, no permission
+        raise SimulationError(f"output folder {str(out)!r}: {e.strerror or e}") from None
     todo = [i for i in range(plan.chunks) if i not in done]
     done_deals = sum(plan.chunk_span(i)[1] for i in done)
     t0 = time.perf_counter()

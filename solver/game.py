@@ -31,6 +31,7 @@ and the command line; a seed is a whole number 0 or more, None or a numpy
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -107,7 +108,12 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
     rules = Rules.from_spec(rules)
     trump = _check_trump(rules, trump)
     hand = _hand(hand)
-    trick = as_cards(trick, "trick")
+    trick = _trick(rules, trick, rules.seats - 1)
+    if hand.mask & ~rules.deck_mask:
+        raise InvalidCardError(f"hand {hand.rdn()!r}: {Hand(hand.mask & ~rules.deck_mask).rdn()} not in the deck")
+    if hand.mask & mask_of(trick):
+        raise IllegalActionError(f"hand {hand.rdn()!r} holds {Hand(hand.mask & mask_of(trick)).rdn()}, "
+                                 f"already played to the trick")
     if not trick:
         return hand
     led = suit_of(trick[0], trump)
@@ -119,12 +125,28 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
     return Hand(follow)
 
 
+def _trick(rules: Rules, value, most: int) -> list[Card]:
+    """The cards of a trick, checked: at most ``most``, each once, all in the deck."""
+    trick = as_cards(value, "trick")
+    if isinstance(value, (set, frozenset)):
+        raise IllegalActionError(f"trick {shown(value)}: a set has no order; give the cards from the lead")
+    if len(trick) > most:
+        raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick[:8])}{' ...' if len(trick) > 8 else ''}: "
+                                 f"{len(trick)} cards, at most {most} at {rules.seats} seats")
+    if len({c.index for c in trick}) != len(trick):
+        raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick)}: a card played twice")
+    outside = mask_of(trick) & ~rules.deck_mask
+    if outside:
+        raise InvalidCardError(f"trick {' '.join(c.rdn() for c in trick)}: {Hand(outside).rdn()} not in the deck")
+    return trick
+
+
 def trick_winner(trick: Sequence[Card | str] | str, trump: str, rules: Rules | str) -> int:
     """Position in ``trick`` (0 = the lead) of the winning card: the highest
     trump (birds placed per ``rules.bird``), else the highest card of the led
     color (``rules.color_order`` decides ranks, so ``one_high`` is honoured)."""
     rules = Rules.from_spec(rules)
-    trick = as_cards(trick, "trick")
+    trick = _trick(rules, trick, rules.seats)
     if not trick:
         raise IllegalActionError("an empty trick has no winner")
     trump = _check_trump(rules, trump)
@@ -210,10 +232,9 @@ def _parse_bid(value: int | str | None) -> int | None:
         text = value.strip().lower()
         if text in ("pass", "p"):
             return None
-        try:
-            return int(text)
-        except ValueError:
-            raise IllegalActionError(f"call {value!r}: expected a bid (a number) or pass") from None
+        if not re.fullmatch(r"[0-9]+", text):  # int() would also take other scripts' digits
+            raise IllegalActionError(f"call {value!r}: expected a bid (a number) or pass")
+        return int(text)
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
     raise IllegalActionError(f"call {value!r}: expected a bid (a number) or pass")
@@ -713,6 +734,9 @@ class Match:
         """Deal the next hand from the match's seeded stream, by the current dealer."""
         if self.is_over:
             raise IllegalActionError(f"the match is over: party {self.winner} won with {self.totals}")
+        if "dealer" in kwargs:
+            raise IllegalActionError(f"new_round(dealer={kwargs['dealer']!r}): the match passes the deal "
+                                     f"itself (now {self.rules.seat_names[self.dealer]})")
         return Round(random_deal(self.rules, self._rng), self.dealer, **kwargs)
 
     def record(self, played: Round | HandResult) -> int | None:

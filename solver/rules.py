@@ -369,7 +369,9 @@ class Rules:
         """What one card counts: a Card, its index or its RDN text."""
         if isinstance(card, str):
             card = Card.from_rdn(card)
-        index = card if isinstance(card, int) else card.index
+        index = card.index if isinstance(card, Card) else card
+        if not _is_int(index) or not 0 <= index < 64 or not self.deck_mask >> index & 1:
+            raise RulesError(f"card {card!r}: not a card of the {self.spec()!r} deck")
         return self._points_by_index[index]
 
     def points_of_mask(self, mask: int) -> int:
@@ -464,7 +466,10 @@ class Rules:
         if isinstance(seat, str):
             return self.check_seat(seat)
         if not isinstance(seat, bool) and hasattr(seat, "__index__"):
-            seat = operator.index(seat)  # a numpy integer too
+            try:
+                seat = operator.index(seat)  # a numpy integer too
+            except TypeError:  # an array of several
+                pass
         if not _is_int(seat) or not 0 <= seat < self.seats:
             raise RulesError(f"seat {seat!r}: the rules have seats 0..{self.seats - 1} "
                              f"({' '.join(self.seat_names)})")
@@ -481,12 +486,14 @@ class Rules:
         seat is then left of the dealer)."""
         return self.seat_names[-1]
 
-    def left_of(self, seat: int) -> int:
-        """The next seat clockwise."""
+    def left_of(self, seat: int | str) -> int:
+        """The next seat clockwise (an index; the seat as an index or a name)."""
+        seat = self.seat_index(seat)
         return (seat + 1) % self.seats
 
-    def first_leader(self, declarer: int, dealer: int) -> int:
+    def first_leader(self, declarer: int | str, dealer: int | str) -> int:
         """The seat that leads the first trick, by ``first_lead``."""
+        declarer, dealer = self.seat_index(declarer), self.seat_index(dealer)
         if self.first_lead == "declarer":
             return declarer
         if self.first_lead == "left_of_declarer":

@@ -138,6 +138,11 @@ def test_resolve_seed():
     (dict(progress="yes"), "progress='yes'"),
     (dict(on_chunk=3), "on_chunk=3"),
     (dict(scheduler=8786), "scheduler=8786"),
+    (dict(workers=10**6), "workers=1000000: at most"),
+    (dict(client=True), "client=True: expected a distributed.Client"),
+    (dict(out="   "), "out='   ': expected a folder path"),
+    (dict(out="a\0b"), "out='a\\x00b'"),
+    (dict(deals=2**70), "at most 2,147,483,647"),
 ], ids=repr)
 def test_simulate_arguments_are_checked_before_anything_is_written(tmp_path, kw, quoted):
     args = dict(rules=TINY, deals=4, out=tmp_path / "run", seed=1) | kw
@@ -465,3 +470,38 @@ def test_simulate_helpers_want_a_plan():
         chunk_deals(make_plan(TINY, 3, seed=1), "x")
     hand, nest = Hand.from_rdn(HAND), Hand.from_rdn(NEST)
     assert declarer_choice(TINY, hand, nest) == declarer_choice(Rules.from_spec(TINY), hand, nest)
+
+
+def test_output_folders_the_system_refuses_are_simulation_errors(tmp_path):
+    (tmp_path / "file").write_text("")
+    for out, why in ((tmp_path / "file" / "sub", "Not a directory"), (tmp_path / ("y" * 300), "File name too long")):
+        with raises(SimulationError, f"output folder {str(out)!r}", why):
+            simulate(TINY, 2, out, seed=1, workers=1)
+
+
+def test_read_dataset_columns(tmp_path):
+    out = tmp_path / "run"
+    simulate(TINY, 2, out, seed=1, workers=1, progress=False)
+    assert list(read_dataset(out, columns="seat").columns) == ["seat"]
+    assert list(read_dataset(out, columns=["seat", "deal_id"]).columns) == ["seat", "deal_id"]
+    for bad in ([1], 0, True, []):
+        with raises(SimulationError, f"columns={bad!r}"):
+            read_dataset(out, columns=bad)
+    for bad in ("nope", ""):
+        with raises(SimulationError, f"no column {bad!r}"):
+            read_dataset(out, columns=bad)
+
+
+@pytest.mark.parametrize("hand, quoted", [
+    (-1, "hand -1"), (2**63, "bit 63 is no card"), ("B1 B2", "'B1"), (Hand.from_rdn("B1 B2"), "not in the"),
+])
+def test_hand_features_refuse_what_is_no_hand_of_the_deck(hand, quoted):
+    with raises(InvalidCardError, quoted):
+        hand_features(TINY, hand)
+    with raises(InvalidCardError, quoted):
+        features_frame(TINY, [hand])
+
+
+def test_constraints_take_ascii_digits_only():
+    with raises(ConstraintError, "'E:B>=\u0663'"):
+        Constraint.parse("E:B>=\u0663")

@@ -5,6 +5,7 @@ given as text, and bad input is a ``RookError`` that quotes it."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pytest
@@ -348,3 +349,42 @@ def _public_callables(module):
 def test_public_functions_and_methods_have_docstrings(module):
     missing = [name for name, obj in _public_callables(module) if not (obj.__doc__ or "").strip()]
     assert not missing, missing
+
+
+def test_tricks_that_cannot_be_are_refused():
+    rules = Rules.from_spec("hasbro,hand_size=3")
+    assert trick_winner("B14 B12 B9 B8", "Y", rules) == 0 and trick_winner("B12 Y5", "Y", rules) == 1
+    for bad, words in (("B14 B12 B9 B8 B6 Y5", "6 cards, at most 4 at 4 seats"),
+                       ("B14 B14", "a card played twice"),
+                       ("B14 B3", "B3 not in the deck"),
+                       ({"B9", "Y13"}, "a set has no order")):
+        with pytest.raises(RookError, match=re.escape(words)):
+            trick_winner(bad, "Y", rules)
+    with pytest.raises(IllegalActionError, match="4 cards, at most 3"):
+        legal_plays("Y12 Y11 Y5", "Y10 Y9 Y8 Y7", "Y", rules)
+    with pytest.raises(IllegalActionError, match="holds Y12, already played to the trick"):
+        legal_plays("Y12 Y11 Y5", "Y12", "Y", rules)
+    with pytest.raises(InvalidCardError, match="B2 B1 not in the deck"):
+        legal_plays("B1 B2", "", "Y", rules)
+
+
+def test_bids_take_ascii_digits_only():
+    raises(IllegalActionError, "\u0967\u0966\u0966", Auction("hasbro").call, "\u0967\u0966\u0966")
+
+
+def test_a_match_keeps_its_own_dealer():
+    match = Match("hasbro", seed=1)
+    with pytest.raises(IllegalActionError, match="passes the deal itself"):
+        match.new_round(dealer="N")
+
+
+def test_rules_helpers_check_their_seats_and_cards():
+    rules = Rules.preset("hasbro")
+    assert rules.left_of("W") == 0 and rules.first_leader("N", "W") == 0
+    for bad in (None, -1, 2**70, True, 1):   # index 1 is B1: not in hasbro's deck
+        raises(RulesError, bad, rules.card_points, bad)
+    for bad in (1.5, 99, "Q"):
+        with pytest.raises(RulesError, match=re.escape(repr(bad) if not isinstance(bad, str) else "'Q'")):
+            rules.left_of(bad)
+    with pytest.raises(RulesError, match="array"):
+        rules.seat_index(np.array([1, 2]))
