@@ -243,7 +243,7 @@ class Rules:
             return RulesError(f"rules knob {key}={getattr(self, key)!r}: expected {expected}")
 
         is_int = _is_int
-        for key in _BOOL_KNOBS:
+        for key in _BOOL_KNOBS + ("no_trump",):
             if not isinstance(getattr(self, key), bool):
                 raise wrong(key, "true or false")
         for key in _INT_KNOBS + ("seats", "bird_points"):
