@@ -168,12 +168,18 @@ def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
     assert out.is_dir() and list(out.iterdir()) == []
 
 
-def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):
-    out = tmp_path / "run"
-    plan = make_plan(TINY, 8, seed=3, chunk_size=4)
+def two_chunk_dataset(out: Path, deals: int):
+    """A dataset of two chunks written in this process, and its plan."""
+    plan = make_plan(TINY, deals, seed=3, chunk_size=deals // 2)
     prepare_output(out, plan, resume=False)
     for i in (0, 1):
         write_part(out, i, simulate_chunk(plan, i))
+    return plan
+
+
+def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
     whole = read_dataset(out)
     part = out / "part-000001.parquet"
     part.write_bytes(part.read_bytes()[:100])  # a copy cut short
@@ -191,10 +197,7 @@ def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resu
 
 def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     src = tmp_path / "run"
-    plan = make_plan(TINY, 4, seed=3, chunk_size=2)
-    prepare_output(src, plan, resume=False)
-    for i in (0, 1):
-        write_part(src, i, simulate_chunk(plan, i))
+    two_chunk_dataset(src, 4)
     assert len(read_dataset(src)) == 16
 
     def copy(name):
