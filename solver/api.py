@@ -418,6 +418,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     table is kept for the next call (``release_tables`` frees them)."""
     bits = table_bits(tt_bits)
     threads = _check_threads(threads)
+    if not isinstance(return_nodes, bool):
+        raise RookError(f"return_nodes={shown(return_nodes)}: expected True or False")
     if progress is not None and not callable(progress):
         raise RookError(f"progress {shown(progress)}: expected a function taking a count, or None")
     if isinstance(deals, Deal):

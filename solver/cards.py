@@ -78,6 +78,8 @@ class Card:
     @classmethod
     def rook(cls, second: bool = False) -> "Card":
         """The Rook, or with ``second`` the second Rook (Rook2)."""
+        if not isinstance(second, bool):
+            raise InvalidCardError(f"second={shown(second)}: expected True or False")
         return cls(None, 2 if second else 1)
 
     @classmethod

@@ -75,6 +75,8 @@ class Deal:
 
         With ``complete``, every hand must hold ``hand_size`` cards and the nest
         ``nest_size`` (a fresh deal rather than a position)."""
+        if not isinstance(complete, bool):
+            raise DealError(f"complete={shown(complete)}: expected True or False")
         rules = Rules.from_spec(rules)
         names = rules.seat_names
         hands: dict[str, Hand] = {}

@@ -186,8 +186,10 @@ def match_winner(totals: Sequence[int], target: int) -> int | None:
 
     Every party at ``target`` or more is a candidate; the highest total among
     them wins; a tie for the highest means another hand is played."""
-    if isinstance(target, bool) or not isinstance(target, (int, np.integer)):
-        raise RookError(f"target {shown(target)}: expected a whole number")
+    if isinstance(target, bool) or not isinstance(target, (int, np.integer)) or target <= 0:
+        raise RookError(f"target {shown(target)}: expected a whole number above 0")
+    if isinstance(totals, (str, bytes)):
+        raise RookError(f"totals {shown(totals)}: expected a sequence of whole numbers, one per party")
     try:
         totals = list(totals)
     except TypeError:

@@ -388,3 +388,17 @@ def test_rules_helpers_check_their_seats_and_cards():
             rules.left_of(bad)
     with pytest.raises(RulesError, match="array"):
         rules.seat_index(np.array([1, 2]))
+
+
+def test_yes_no_arguments_take_booleans_only():
+    deal = random_deal("hasbro,hand_size=2", 1)
+    raises(InvalidCardError, "no", Card.rook, "no")
+    raises(DealError, "no", Deal.from_rdn, deal.rdn(), "hasbro,hand_size=2", complete="no")
+    raises(RookError, "no", solve_batch, [deal], "B", "N", return_nodes="no")
+    assert Card.rook(True).rdn() == "Rook2" and Card.rook().rdn() == "Rook"
+
+
+def test_match_winner_checks_totals_and_target():
+    raises(RookError, b"B14", match_winner, b"B14", 300)
+    raises(RookError, -5, match_winner, [1, 2], -5)
+    assert match_winner([310, 200], 300) == 0 and match_winner([310, 310], 300) is None
