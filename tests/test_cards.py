@@ -292,7 +292,8 @@ def test_card_and_hand_repr_round_trip(text):
 
 def test_public_methods_have_docstrings():
     import inspect
-    for cls in (Card, Hand):
+    from rook_analyze.solver import Deal
+    for cls in (Card, Hand, Deal):
         for name, member in vars(cls).items():
             if name.startswith("_"):
                 continue

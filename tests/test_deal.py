@@ -276,13 +276,3 @@ def test_random_deals_count_is_checked_at_the_call(count):
         random_deals("hasbro", count, seed=1)
     assert repr(count) in str(err.value)
     assert list(random_deals("hasbro", 0, seed=1)) == []
-
-
-def test_deal_public_methods_have_docstrings():
-    import inspect
-    for name, member in vars(Deal).items():
-        if name.startswith("_"):
-            continue
-        func = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
-        if callable(func):
-            assert inspect.getdoc(func), f"Deal.{name} has no docstring"
