@@ -100,14 +100,11 @@ def point_unit(rules: Rules, extra: int) -> int:
 
 
 def _seat(rules: Rules, seat: str | int, what: str) -> int:
-    if isinstance(seat, (int, np.integer)) and not isinstance(seat, bool):
-        if not 0 <= int(seat) < rules.seats:
-            raise DealError(f"{what} seat {seat!r}: seats are 0..{rules.seats - 1}")
-        return int(seat)
-    if isinstance(seat, str):
-        return rules.check_seat(seat)
-    raise DealError(f"{what} seat {shown(seat)}: expected a seat name ({' '.join(rules.seat_names)}) "
-                    f"or an index 0..{rules.seats - 1}")
+    """``rules.seat_index``, its error naming the role (declarer, leader, dealer)."""
+    try:
+        return rules.seat_index(seat)
+    except RulesError as e:
+        raise DealError(f"{what} {e}") from None
 
 
 def _check_deal(deal, what: str = "deal") -> Deal:
@@ -116,12 +113,6 @@ def _check_deal(deal, what: str = "deal") -> Deal:
                 else "build one with Deal.from_rdn(text, rules) or random_deal(rules, seed)")
         raise DealError(f"{what} {shown(deal)}: expected a Deal; {hint}")
     return deal
-
-
-def _check_trump(rules: Rules, trump) -> str:
-    if not isinstance(trump, str):
-        raise RulesError(f"trump {shown(trump)}: expected a trump name ({', '.join(rules.trumps)})")
-    return rules.check_trump(trump)
 
 
 @dataclass
@@ -144,7 +135,7 @@ class _Position:
 
 def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence) -> _Position:
     rules = _check_deal(deal).rules
-    trump = _check_trump(rules, trump)
+    trump = rules.check_trump(trump)
     d = _seat(rules, declarer, "declarer")
     # the dealer by default: W, or the last seat at other tables
     deal_seat = _seat(rules, rules.last_seat if dealer is None else dealer, "dealer")

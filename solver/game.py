@@ -54,7 +54,7 @@ PHASES = ("auction", "redeal", "exchange", "play", "done")
 # ------------------------------------------------------------------ inputs
 def _dealer(rules: Rules, dealer: int | str | None) -> int:
     """The dealer's index; None: ``rules.last_seat``, as everywhere else."""
-    return _seat_index(rules, rules.last_seat if dealer is None else dealer)
+    return rules.seat_index(rules.last_seat if dealer is None else dealer)
 
 
 def _hand(value: Hand | str) -> Hand:
@@ -82,8 +82,7 @@ def _rank_table(rules: Rules, trump: str) -> tuple[int, ...]:
 
 
 def _check_trump(rules: Rules, trump: str) -> str:
-    if not isinstance(trump, str):
-        raise IllegalActionError(f"trump {shown(trump)}: expected a trump name ({', '.join(rules.trumps)})")
+    """``rules.check_trump``, refused as an illegal action of the game."""
     try:
         return rules.check_trump(trump)
     except RulesError as e:
@@ -171,7 +170,7 @@ def party_of(rules: Rules | str, seat: int | str) -> int:
     """The scoring party of a seat: its team, or the seat itself when every
     player scores alone (``rules.teams`` is None, e.g. three-player cutthroat)."""
     rules = Rules.from_spec(rules)
-    seat = _seat_index(rules, seat)
+    seat = rules.seat_index(seat)
     return rules.teams[seat] if rules.teams is not None else seat
 
 
@@ -217,13 +216,6 @@ class Call:
     def is_pass(self) -> bool:
         """True for a pass."""
         return self.bid is None
-
-
-def _seat_index(rules: Rules, seat: int | str) -> int:
-    """``rules.seat_index``, numpy integers taken as ints (bools are refused)."""
-    if isinstance(seat, np.integer):
-        seat = int(seat)
-    return rules.seat_index(seat)
 
 
 def _parse_bid(value: int | str | None) -> int | None:
@@ -339,7 +331,7 @@ class Auction:
             raise IllegalActionError(f"call {bid!r}: the auction is over ({how})")
         who = self._to_call
         if seat is not None:
-            s = _seat_index(r, seat)
+            s = r.seat_index(seat)
             if s in self._passed:
                 raise IllegalActionError(f"{self._name(s)} has passed and is out of the auction")
             if s != who:
@@ -509,7 +501,7 @@ class Round:
                         f"bid {bid!r}: bids run from min_bid {r.min_bid} to max_bid {r.max_bid} in 5s"
                     )
                 bid = amount
-            self._set_declarer(_seat_index(r, declarer), bid)
+            self._set_declarer(r.seat_index(declarer), bid)
 
     @classmethod
     def new(cls, rules: Rules | str, dealer: int | str | None = None,
@@ -620,9 +612,9 @@ class Round:
         self._maybe_start_play()
 
     def _check_declarer(self, seat: int | str | None, action: str) -> None:
-        if seat is not None and _seat_index(self.rules, seat) != self.declarer:
+        if seat is not None and self.rules.seat_index(seat) != self.declarer:
             raise IllegalActionError(
-                f"{self._name(_seat_index(self.rules, seat))} cannot {action}: "
+                f"{self._name(self.rules.seat_index(seat))} cannot {action}: "
                 f"{self._name(self.declarer)} is the declarer"
             )
 
@@ -643,8 +635,8 @@ class Round:
         r = self.rules
         who = self.to_act
         name = self._name(who)
-        if seat is not None and _seat_index(r, seat) != who:
-            raise IllegalActionError(f"it is {name}'s turn to play, not {self._name(_seat_index(r, seat))}")
+        if seat is not None and r.seat_index(seat) != who:
+            raise IllegalActionError(f"it is {name}'s turn to play, not {self._name(r.seat_index(seat))}")
         hand = self.hands[who]
         if card not in hand:
             raise IllegalActionError(f"{name} cannot play {card}: {name} does not hold it")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
-from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, mask_indices
+from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, _is_int, mask_indices, shown
 from .errors import RulesError
 
 BIRD_RANKS = ("high", "ten_and_half", "low", "none")
@@ -437,7 +437,9 @@ class Rules:
 
     def check_trump(self, trump: str) -> str:
         """Normalise a trump name (B, R, Y, G or none) or raise."""
-        t = str(trump).strip()
+        if not isinstance(trump, str):  # str(None) would read as 'none'
+            raise RulesError(f"trump {shown(trump)}: expected a trump name ({', '.join(self.trumps)})")
+        t = trump.strip()
         t = "none" if t.lower() == "none" else t.upper()
         if t not in self.trumps:
             allowed = ", ".join(self.trumps)
@@ -499,10 +501,6 @@ class Rules:
         if self.first_lead == "left_of_declarer":
             return self.left_of(declarer)
         return self.left_of(dealer)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _parse_knob(key: str, value: str) -> Any:
