@@ -454,14 +454,14 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     """The rows of every finished part, in deal and seat order; ``columns``:
     the columns to read (one name or a list; None: all)."""
     out = Path(folder("out", out, error=SimulationError))
+    plan = load_plan(out)
     if columns is not None:
         columns = [columns] if isinstance(columns, str) else columns
         if not isinstance(columns, (list, tuple)) or not columns or not all(isinstance(c, str) for c in columns):
             raise SimulationError(f"columns={columns!r}: expected column names (one, or a list), or None")
-        unknown = [c for c in columns if c not in dataset_schema(load_plan(out).rules).names]
+        unknown = [c for c in columns if c not in dataset_schema(plan.rules).names]
         if unknown:
             raise SimulationError(f"columns: no column {unknown[0]!r} in the dataset (README lists them)")
-    plan = load_plan(out)
     parts = sorted(finished_chunks(out))
     if not parts:
         raise SimulationError(f"{str(out)!r} holds no finished parts yet")
