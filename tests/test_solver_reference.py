@@ -107,9 +107,14 @@ def test_most_tricks_equals_reference(rules):
     Rules.preset("full").with_knobs(seats=3, teams=None),                   # cutthroat: declarer alone
     Rules.preset("hasbro").with_knobs(seats=3, teams=(0, 1, 1), nest_size=2),
     Rules.preset("full").with_knobs(seats=6, teams=(0, 1, 0, 1, 0, 1), nest_size=3),
-], ids=["full,seats=3,alone", "hasbro,seats=3,teams", "full,seats=6"])
+    Rules.preset("full").with_knobs(seats=2, teams=None),                   # heads-up
+    Rules.preset("hasbro").with_knobs(seats=5, teams=(0, 1, 0, 1, 1)),       # two against three
+    Rules.preset("hasbro").with_knobs(teams=None),                          # four seats, each alone
+    Rules.preset("hasbro").with_knobs(teams=(0, 0, 1, 1)),                  # partners sitting side by side
+], ids=["full,seats=3,alone", "hasbro,seats=3,teams", "full,seats=6", "full,seats=2",
+        "hasbro,seats=5,teams=01011", "hasbro,teams=alone", "hasbro,teams=0011"])
 def test_other_tables_equal_reference(rules):
-    sizes = {2: 120, 3: 80} if rules.seats == 6 else {2: 150, 3: 200, 4: 150}
+    sizes = {2: 120, 3: 80} if rules.seats >= 5 else {2: 150, 3: 200, 4: 150}
     for case in _cases(rules, 9, sizes):
         _check(*case, zero_sum=True)
 
