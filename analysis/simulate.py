@@ -53,7 +53,8 @@ from .inputs import callable_or_none, folder, is_whole, optional_whole, threads_
 
 SCHEMA_VERSION = 1
 MAX_DEALS = 2**31 - 1
-DEFAULT_CHUNK_SIZE = 200
+DEFAULT_CHUNK_SIZE = 200  # deals a chunk at most, unless asked
+SMALL_RUN_CHUNKS = 32     # a run too small to fill 200-deal chunks is cut into this many
 META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
 PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
@@ -142,13 +143,27 @@ def _spec_rebuilds(rules: Rules) -> bool:
         return False
 
 
+def default_chunk_size(deals: int) -> int:
+    """The chunk size of a run that does not choose one: ``DEFAULT_CHUNK_SIZE``
+    deals, or fewer in a small run so that it still makes ``SMALL_RUN_CHUNKS``
+    chunks (with a single chunk every worker but one would wait, and a deal's
+    solving time varies tenfold, so more chunks even out the workers' loads).
+    It depends on ``deals`` alone, so the dataset does not depend on the
+    machine."""
+    deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
+    return min(DEFAULT_CHUNK_SIZE, -(-deals // SMALL_RUN_CHUNKS))
+
+
 def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
-              chunk_size: int = DEFAULT_CHUNK_SIZE) -> Plan:
-    """A plan; without a seed, a fresh random one (kept in the metadata so a resume finds it)."""
+              chunk_size: int | None = None) -> Plan:
+    """A plan; without a seed, a fresh random one (kept in the metadata so a
+    resume finds it); without a chunk size, ``default_chunk_size(deals)``."""
     rules = Rules.from_spec(rules)
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
     if deals > MAX_DEALS:
         raise SimulationError(f"deals={deals}: at most {MAX_DEALS:,} in one dataset (deal_id and chunk are 32-bit)")
+    if chunk_size is None:
+        chunk_size = default_chunk_size(deals)
     chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
     seed = optional_whole("seed", seed, 0, error=SimulationError)
     if not _spec_rebuilds(rules):
@@ -616,7 +631,7 @@ def warm_solver(rules: Rules | str) -> None:
 
 def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int | None = None, *,
              workers: int | None = None, scheduler: str | None = None, resume: bool = False,
-             chunk_size: int = DEFAULT_CHUNK_SIZE, progress: bool | None = None,
+             chunk_size: int | None = None, progress: bool | None = None,
              client: Any = None, on_chunk: Callable[[int, str], None] | None = None) -> SimulationSummary:
     """Simulate ``deals`` random deals into the Parquet dataset at ``out``.
 
@@ -624,7 +639,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     core). ``scheduler``: the address of a running Dask scheduler instead.
     ``client``: an existing ``distributed.Client`` (for tests and notebooks).
     ``resume``: keep the finished parts of an earlier run with the same plan
-    (with ``seed=None`` the stored seed is used). ``progress``: None (the
+    (with ``seed=None`` the stored seed is used, with ``chunk_size=None`` the
+    stored chunk size). ``chunk_size``: deals a chunk (default:
+    ``default_chunk_size(deals)``). ``progress``: None (the
     default) a bar on standard error when it is a terminal, else nothing;
     True the bar on a terminal, else a status line every 30 seconds (the
     CLI's choice); False nothing. ``on_chunk(index, worker)``
@@ -651,11 +668,14 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     on_chunk = callable_or_none("on_chunk", on_chunk, error=SimulationError)
     # checked here, before a stored seed is looked up or a folder is made
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
-    chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
+    if chunk_size is not None:
+        chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
     seed = optional_whole("seed", seed, 0, error=SimulationError)
     out_path = Path(folder("out", out, error=SimulationError))
-    if resume and seed is None and (out_path / META_FILE).exists():
-        seed = load_plan(out_path).seed
+    if resume and (seed is None or chunk_size is None) and (out_path / META_FILE).exists():
+        stored = load_plan(out_path)
+        seed = stored.seed if seed is None else seed
+        chunk_size = stored.chunk_size if chunk_size is None else chunk_size
     plan = make_plan(rules, deals, seed, chunk_size)
     try:
         existed = out_path.exists()

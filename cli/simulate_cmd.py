@@ -7,7 +7,7 @@ import sys
 import click
 
 from rook_analyze.cli.common import BadInput, compile_notice, emit, output_format, rules_option
-from rook_analyze.analysis.simulate import DEFAULT_CHUNK_SIZE, META_FILE, finished_chunks, load_plan
+from rook_analyze.analysis.simulate import DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, load_plan
 from rook_analyze.solver import Rules
 
 
@@ -27,12 +27,14 @@ from rook_analyze.solver import Rules
                    "needs rook-analyze installed).")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "
-                   "--rules, --deals and --chunk-size must match the dataset, and --seed if given.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=DEFAULT_CHUNK_SIZE, show_default=True,
-              help="Deals per task and per part file (what a lost worker or a killed run costs).")
+                   "--rules and --deals must match the dataset, and --seed and --chunk-size if given.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help=f"Deals per task and per part file (what a lost worker or a killed run costs). "
+                   f"Default: {DEFAULT_CHUNK_SIZE}, or --deals/{SMALL_RUN_CHUNKS} rounded up when that is "
+                   f"less, so a small run still gives every worker a share; with --resume, the dataset's.")
 @output_format(("table", "json"), help="Summary of the run on standard output: table or json.")
 def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int | None,
-             scheduler: str | None, resume: bool, chunk_size: int, fmt: str) -> None:
+             scheduler: str | None, resume: bool, chunk_size: int | None, fmt: str) -> None:
     """Batch double-dummy simulation into a Parquet dataset at DIR (--out).
 
     For every random deal and every seat as would-be declarer: the declarer

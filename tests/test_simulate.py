@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from rook_analyze.analysis.features import hand_features
 from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,
-                                            finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
+                                            default_chunk_size, finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
                                             simulate, simulate_chunk, write_part)
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Deal, Hand, Rules, solve
@@ -91,6 +91,27 @@ def test_plan_chunks_and_the_short_last_chunk():
         plan.chunk_span(3)
     with pytest.raises(SimulationError, match="deals=0"):
         Plan(rules=TINY, seed=1, deals=0)
+
+
+def test_the_default_chunk_size_gives_a_small_run_chunks_to_share():
+    # 200 deals a chunk, or N/32 rounded up below 6,400 deals: never a single chunk for many deals
+    assert [default_chunk_size(n) for n in (1, 31, 32, 33, 60, 1000, 6399, 6400, 10**6)] == \
+        [1, 1, 1, 2, 2, 32, 200, 200, 200]
+    assert make_plan(TINY, 60, seed=1).chunk_size == 2 and make_plan(TINY, 60, seed=1).chunks == 30
+    assert make_plan(TINY, 10**6, seed=1).chunks == 5000
+    assert make_plan(TINY, 60, seed=1, chunk_size=60).chunks == 1
+
+
+def test_resume_without_a_chunk_size_takes_the_datasets(tmp_path):
+    # a dataset made with chunks of 4 (not the default for 8 deals, which is 1)
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 8, seed=3, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    summary = simulate(TINY, 8, out, resume=True, workers=1, progress=False)
+    assert summary.plan == plan and summary.chunks_done_before == 1 and summary.chunks_computed == 1
+    with pytest.raises(SimulationError, match="chunk_size 4 .asked 1."):
+        simulate(TINY, 8, out, resume=True, chunk_size=1, progress=False)
 
 
 # ------------------------------------------------------------ the folder
