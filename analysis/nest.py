@@ -39,8 +39,9 @@ the last place when it would drop out).
 
 Decision: the option that measures best by ``objective`` (mean points by
 default) is recommended when it *is* the policy's choice or leads it by at
-least ``margin`` standard errors of their paired difference; otherwise the
-policy's choice is kept. The best of many options measured on the same few
+least ``margin`` standard errors of their paired difference (and by more
+than 0: an option tied with it is no improvement); otherwise the policy's
+choice is kept. The best of many options measured on the same few
 layouts looks better than it is (the winner's curse), and the policy's
 choice is a sound default, so a switch must be earned.
 
@@ -484,7 +485,7 @@ class NestRecommendation:
     option). ``policy``: whether it is the policy's own choice;
     ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
     ``lead_se`` its lead over the policy's choice (None when they are the
-    same); it replaces the policy's choice when ``lead >= margin * lead_se``."""
+    same); it replaces the policy's choice when ``lead > 0`` and ``lead >= margin * lead_se``."""
 
     trump: str
     discard: Hand
@@ -506,8 +507,13 @@ class NestRecommendation:
         # cannot be read as one about the runner-up
         s = f"trump {self.trump}, discard {self.discard.rdn()}"
         if self.policy and self.lead is not None:
-            s += (f" (the heuristic's choice, kept: trump {self.best_trump}, discard {self.best_discard.rdn()} "
-                  f"measured {self.lead:.1f} +- {_fmt(self.lead_se)} better, under {self.margin:g} se)")
+            other = f"trump {self.best_trump}, discard {self.best_discard.rdn()}"
+            if self.lead > 0:
+                s += (f" (the heuristic's choice, kept: {other} measured {self.lead:.1f} +- {_fmt(self.lead_se)} "
+                      f"better, under {self.margin:g} se)")
+            else:  # tied with it: no lead at all
+                s += (f" (the heuristic's choice, kept: {other} measured no better, "
+                      f"{self.lead:.1f} +- {_fmt(self.lead_se)})")
         elif self.policy:
             s += " (the heuristic's choice)"
         s += f": {self.mean:.1f} +- {_fmt(self.se)} points"
@@ -692,8 +698,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     (points if made, else minus the bid; needs ``bid``). ``known`` and
     ``constraints`` narrow the layouts as in ``analyze_hand``. ``margin``:
     the best-measured option replaces the policy's own choice only when it
-    leads it by at least ``margin`` standard errors of their paired
-    difference (0: always the best-measured). ``progress(k)``
+    leads it (by more than 0) by at least ``margin`` standard errors of their
+    paired difference (0: always the best-measured, the policy's choice
+    among equals). ``progress(k)``
     is called as solves finish; ``planned_solves(halving_schedule(...))`` is
     the total."""
     rules = Rules.from_spec(rules)
@@ -772,8 +779,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                 - _values(np.array(points[control]), objective, bid))
         lead, lead_se = float(diff.mean()), _se(diff)
         # switch from the policy's choice only on evidence: the best of many options measured on the
-        # same layouts looks better than it is (the winner's curse)
-        if not lead >= margin * lead_se:  # samples >= 2: lead_se is a number
+        # same layouts looks better than it is (the winner's curse). A lead of 0 is no lead: an option
+        # tied with the policy's choice on every layout (lead_se 0) ranks first only by the tie-break
+        if not (lead > 0 and lead >= margin * lead_se):  # samples >= 2: lead_se is a number
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)

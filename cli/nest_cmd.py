@@ -45,8 +45,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
                    "if made, else minus the bid); the last two need --bid.")
 @click.option("--margin", type=click.FloatRange(min=0), default=DEFAULT_MARGIN, show_default=True, metavar="SE",
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
-                   "choice by at least SE standard errors of their paired difference (0: always the "
-                   "best-measured option).")
+                   "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
+                   "always the best-measured option, the policy's choice among equals).")
 @click.option("--known", "known", multiple=True, metavar="PLACE:CARDS",
               help="Cards known to lie with another seat, e.g. 'E:B14 R5' (repeatable).")
 @click.option("--constraint", "-c", "constraints", multiple=True, metavar="SEAT:FEATURE OP N",
@@ -73,8 +73,9 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     errors.
 
     Reported per option: mean points with standard error, P(make) and the
-    expected score with --bid, the layouts solved, and the gap to the best
-    with the standard error of the paired differences. The recommendation
+    expected score with --bid, the layouts solved, and the gap to the
+    recommended option (points, on their common layouts) with the standard
+    error of the paired differences. The recommendation
     ranks first; the others rank by the round they reached, then by their
     figure: one dropped early was solved on fewer layouts and has a larger
     standard error. The cost is the

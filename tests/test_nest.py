@@ -324,3 +324,24 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
                                   "--nest", "B1 R1 Y1 G1 G2"])
     assert r.exit_code == 2 and "stopped before solving" in r.stderr
     assert "note: 13-card hands with counters take minutes a solve" in r.stderr
+
+
+@pytest.mark.parametrize("hand, nest, seed, objective, bid", [
+    ("Y5 G8 B10 B13 R6", "Y7 G7 B7 G5 R5", 24, "mean", None),
+    ("B8 G7 R11 Y6 Y14", "R12 G12 G14 Rook R14", 15, "p_make", 40),
+])
+@pytest.mark.parametrize("margin", [1.0, 0.0])
+def test_a_tie_does_not_replace_the_policy_choice(hand, nest, seed, objective, bid, margin):
+    """An option that measures exactly as the policy's choice on every layout
+    does not lead it (lead 0, standard error 0): the policy's choice is kept,
+    whatever the margin, instead of the tie-break by the quick estimate."""
+    rep = analyze_nest(hand, nest, SMALL, bid=bid, samples=8, seed=seed, candidates=8, objective=objective,
+                       margin=margin)
+    rec = rep.recommendation
+    # the spot: another option ties the policy's choice on all of their common layouts
+    assert rec.lead == 0 and rec.lead_se == 0
+    pol = rep.options[rep.options["policy"]].iloc[0]
+    assert (rec.best_trump, rec.best_discard.rdn()) != (pol["trump"], pol["discard"])
+    assert rec.policy and rep.options.iloc[0]["policy"]
+    assert (rec.trump, rec.discard.rdn()) == (pol["trump"], pol["discard"])
+    assert "measured no better" in rec.text() and "better, under" not in rec.text()
