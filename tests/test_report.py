@@ -198,3 +198,24 @@ def test_feature_texts_name_the_rules_counters(dataset):
     assert "(1s, 5s, 10s, 14s, Rook)" in feature_text(Rules.from_spec("kentucky"))["counters"]
     rep = build_report(dataset)
     assert rep.count.texts["counters"] == feature_text(Rules.from_spec(RULES))["counters"]
+
+
+def test_a_count_on_a_group_edge_falls_in_the_group_it_adds_up_to():
+    """48 + 0.6 x 4 + 2.3 x 3 + 0.6 x 4 + 0.3 x 1 is 60 at the table; in binary
+    floating point the sum comes to 59.99999999999999, which put the hand in the
+    55-59 group of make_by_count and under 'count < 60' in bid_success."""
+    from rook_analyze.analysis.report import HandCount, bid_success, make_by_count
+
+    count = HandCount(48.0, {"counters": 0.4, "rook": 13.0, "longest": 0.6, "tops": 2.3, "high": 0.6,
+                             "voids": 0.3}, r2=0.0, rmse=0.0, mae=0.0, r2_fit=0.0, n=0, target="policy_points")
+    edge = {"counters": 0, "rook": 0, "longest": 4, "tops": 3, "high": 4, "voids": 1}  # counts 60
+    low = {"counters": 0, "rook": 0, "longest": 1, "tops": 0, "high": 0, "voids": 0}   # counts 48.6
+    frame = pd.DataFrame([dict(edge, policy_points=80)] * 20 + [dict(low, policy_points=40)] * 20)
+    pred = count.predict(frame)
+    assert (pred.iloc[:20] == 60).all()
+    table = make_by_count(frame, pred, [70], "policy_points")
+    assert list(table["count"]) == [45, 60] and list(table["rows"]) == [20, 20]
+    assert list(table["make_70"]) == [0.0, 1.0]
+    buckets = bid_success(frame, pred, [70], "policy_points", buckets=3)  # edges 50 and 60
+    assert list(buckets["bucket"]) == ["count < 50", "count >= 60", "all hands"]
+    assert list(buckets["rows"]) == [20, 20, 40] and list(buckets["make_70"]) == [0.0, 1.0, 0.5]
