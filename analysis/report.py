@@ -245,8 +245,15 @@ def trump_choice(frame: pd.DataFrame, rules: Rules, min_bid: int | None) -> pd.D
     if "longest_color" in frame.columns:
         stats.append(("policy trump is the dealt hand's longest color",
                       float((frame["policy_trump"] == frame["longest_color"]).mean()), "share of hands"))
-        stats.append(("best trump is the dealt hand's longest color",
-                      float((frame["best_trump"] == frame["longest_color"]).mean()), "share of hands"))
+        # a best trump, ties included, as for the policy's trump above: the best_trump column gives
+        # ties to the policy's trump, which would count a longest color tied for the best as a miss
+        longest = frame["longest_color"].to_numpy()
+        points = np.full(len(frame), np.nan)
+        for t in rules.trumps:
+            if f"points_{t}" in frame.columns:
+                points = np.where(longest == t, frame[f"points_{t}"].to_numpy(dtype=float), points)
+        stats.append(("the dealt hand's longest color is a best trump",
+                      float(np.mean(points == frame["best_points"].to_numpy(dtype=float))), "share of hands"))
     if min_bid is not None:
         stats.append((f"makes {min_bid} with the policy trump", float((frame["policy_points"] >= min_bid).mean()),
                       "share of hands"))

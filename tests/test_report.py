@@ -219,3 +219,27 @@ def test_a_count_on_a_group_edge_falls_in_the_group_it_adds_up_to():
     buckets = bid_success(frame, pred, [70], "policy_points", buckets=3)  # edges 50 and 60
     assert list(buckets["bucket"]) == ["count < 50", "count >= 60", "all hands"]
     assert list(buckets["rows"]) == [20, 20, 40] and list(buckets["make_70"]) == [0.0, 1.0, 0.5]
+
+
+def test_longest_color_counts_as_a_best_trump_when_it_ties():
+    """Where the longest color ties for the most points it is a best trump, as the
+    policy's trump is counted in a tie; the dataset's best_trump column gives ties
+    to the policy's trump, so it cannot say whether the longest color was best."""
+    from rook_analyze.analysis.report import trump_choice
+
+    rules = Rules.from_spec(RULES)
+    rows = [  # policy B; longest R ties with B for the best / is below it / is the one best
+        dict(policy_trump="B", longest_color="R", points_B=80, points_R=80, points_Y=60, points_G=50),
+        dict(policy_trump="B", longest_color="R", points_B=80, points_R=70, points_Y=60, points_G=50),
+        dict(policy_trump="B", longest_color="R", points_B=70, points_R=80, points_Y=60, points_G=50),
+        dict(policy_trump="R", longest_color="R", points_B=80, points_R=80, points_Y=60, points_G=50),
+    ]
+    frame = pd.DataFrame(rows)
+    pts = frame[[f"points_{t}" for t in "BRYG"]]
+    frame["best_points"] = pts.max(axis=1)
+    frame["best_trump"] = ["B", "B", "R", "R"]  # ties to the policy's trump, as simulate writes it
+    frame["policy_points"] = [r[f"points_{r['policy_trump']}"] for r in rows]
+    stats = trump_choice(frame, rules, rules.min_bid).set_index("statistic")["value"]
+    assert stats["policy trump is a best trump"] == 3 / 4
+    assert stats["policy trump is the dealt hand's longest color"] == 1 / 4
+    assert stats["the dealt hand's longest color is a best trump"] == 3 / 4
