@@ -36,8 +36,9 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
       held-out deals.
     - Bid success: the chance that the declaring side takes at least each
       bid, by hand-count group and by hand count in steps of 5.
-    - Trump choice: how often the policy's trump is the best trump in
-      hindsight and what it costs; points by trumps held.
+    - Trump choice: how often the policy's trump is a best trump in
+      hindsight (ties count) and what it costs, and how often the longest
+      color is; points by trumps held.
     - Results by the declarer's seat relative to the dealer.
 
     A dataset still being written (or stopped) is reported on its finished parts.
@@ -102,8 +103,8 @@ def render_table(rep: Report) -> str:
     for name in (n for n, w in c.weights.items() if w != 0):
         lines.append(f"    {name:<9} {c.texts.get(name, name)}")
     lines += [
-        f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, mean error {c.mae:.1f} "
-        f"(in-sample R-squared {c.r2_fit:.3f})",
+        f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, "
+        f"mean absolute error {c.mae:.1f} points (in-sample R-squared {c.r2_fit:.3f})",
         "",
         "Chance to make each bid (% of hands), by hand-count group:",
         format_table(records_of(_percent(rep.bid_success))),

@@ -243,3 +243,12 @@ def test_longest_color_counts_as_a_best_trump_when_it_ties():
     assert stats["policy trump is a best trump"] == 3 / 4
     assert stats["policy trump is the dealt hand's longest color"] == 1 / 4
     assert stats["the dealt hand's longest color is a best trump"] == 3 / 4
+
+
+def test_table_names_the_absolute_error(dataset):
+    """The count's third error figure is the mean absolute error (the signed mean
+    error of a least-squares fit is about 0): the table says which it is."""
+    rep = build_report(dataset)
+    res = run_cli("report", str(dataset))
+    assert res.exit_code == 0, res.output
+    assert f"mean absolute error {rep.count.mae:.1f} points" in res.output
