@@ -173,8 +173,8 @@ def summarize(records: list[dict], rules: Rules, margin: float) -> None:
               f"(se over {n} spots); spots better / worse / equal: "
               f"{sum(g > 0 for g in gains)} / {sum(g < 0 for g in gains)} / {sum(g == 0 for g in gains)}")
         # the best-measured option and its lead do not depend on the margin: every margin's gain from one run
-        print(f"gain by margin (switch from the heuristic's choice when lead >= margin x lead_se; this run: "
-              f"{margin:g}):")
+        print(f"gain by margin (switch from the heuristic's choice when lead > 0 and lead >= margin x lead_se; "
+              f"this run: {margin:g}):")
         for m in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0):
             switch = [_switches(r, m) for r in records]
             g = [r["fresh_best"] - r["fresh_heuristic"] if s else 0.0 for r, s in zip(records, switch)]
@@ -186,7 +186,7 @@ def _switches(record: dict, margin: float) -> bool:
     if lead is None:
         return False
     se = se if se is not None and se == se else 0.0
-    return lead >= margin * se
+    return lead > 0 and lead >= margin * se  # as analyze_nest: a tie is no lead
 
 
 def _se(x) -> float:
