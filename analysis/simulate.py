@@ -49,12 +49,13 @@ from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
 from rook_analyze.solver.rules import Rules
 
-from .inputs import callable_or_none, folder, is_whole, optional_whole, threads_count, whole
+from .inputs import callable_or_none, folder, is_whole, number, optional_whole, threads_count, whole
 
 SCHEMA_VERSION = 1
 MAX_DEALS = 2**31 - 1
 DEFAULT_CHUNK_SIZE = 200  # deals a chunk at most, unless asked
 SMALL_RUN_CHUNKS = 32     # a run too small to fill 200-deal chunks is cut into this many
+CONNECT_TIMEOUT = 30.0    # seconds a --scheduler address has to answer (Dask's own default)
 META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
 PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
@@ -632,11 +633,14 @@ def warm_solver(rules: Rules | str) -> None:
 def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int | None = None, *,
              workers: int | None = None, scheduler: str | None = None, resume: bool = False,
              chunk_size: int | None = None, progress: bool | None = None,
-             client: Any = None, on_chunk: Callable[[int, str], None] | None = None) -> SimulationSummary:
+             client: Any = None, on_chunk: Callable[[int, str], None] | None = None,
+             connect_timeout: float = CONNECT_TIMEOUT) -> SimulationSummary:
     """Simulate ``deals`` random deals into the Parquet dataset at ``out``.
 
     ``workers``: processes of the embedded LocalCluster (default: one per
     core). ``scheduler``: the address of a running Dask scheduler instead.
+    ``connect_timeout``: seconds to wait for that scheduler to answer
+    before the run is an error.
     ``client``: an existing ``distributed.Client`` (for tests and notebooks).
     ``resume``: keep the finished parts of an earlier run with the same plan
     (with ``seed=None`` the stored seed is used, with ``chunk_size=None`` the
@@ -661,6 +665,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         if not isinstance(scheduler, str):
             raise SimulationError(f"scheduler={scheduler!r}: expected an address such as 'tcp://10.0.0.5:8786'")
         check_scheduler_address(scheduler)
+    connect_timeout = number("connect_timeout", connect_timeout, what="seconds", error=SimulationError)
     if not isinstance(resume, bool):
         raise SimulationError(f"resume={resume!r}: expected True or False")
     if progress is not None and not isinstance(progress, bool):
@@ -696,7 +701,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         if client is None:
             if scheduler is not None:
                 try:
-                    own_client = client = Client(scheduler, timeout="30s")
+                    own_client = client = Client(scheduler, timeout=connect_timeout)
                 except (OSError, TimeoutError, ValueError) as e:
                     if not had_meta:  # nothing was computed: leave the output folder as it was
                         _undo_output(out_path, existed)

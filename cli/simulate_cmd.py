@@ -7,7 +7,7 @@ import sys
 import click
 
 from rook_analyze.cli.common import BadInput, compile_notice, emit, output_format, rules_option
-from rook_analyze.analysis.simulate import DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, load_plan
+from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, load_plan
 from rook_analyze.solver import Rules
 
 
@@ -25,6 +25,9 @@ from rook_analyze.solver import Rules
               help="Run on a running Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                    "(started with 'dask scheduler' and 'dask worker ADDRESS'; each worker "
                    "needs rook-analyze installed).")
+@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=CONNECT_TIMEOUT,
+              show_default=True, metavar="SECONDS",
+              help="With --scheduler: how long to wait for it to answer before giving up.")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "
                    "--rules and --deals must match the dataset, and --seed and --chunk-size if given.")
@@ -34,7 +37,8 @@ from rook_analyze.solver import Rules
                    f"less, so a small run still gives every worker a share; with --resume, the dataset's.")
 @output_format(("table", "json"), help="Summary of the run on standard output: table or json.")
 def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int | None,
-             scheduler: str | None, resume: bool, chunk_size: int | None, fmt: str) -> None:
+             scheduler: str | None, connect_timeout: float, resume: bool, chunk_size: int | None,
+             fmt: str) -> None:
     """Batch double-dummy simulation into a Parquet dataset at DIR (--out).
 
     For every random deal and every seat as would-be declarer: the declarer
@@ -66,7 +70,7 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     compile_notice()
     try:
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
-                      chunk_size=chunk_size, progress=True)
+                      chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout)
     except KeyboardInterrupt:
         _interrupted(out, rules)
         sys.exit(130)

@@ -180,13 +180,33 @@ def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_pat
 
 def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
     out = tmp_path / "run"
+    t0 = time.perf_counter()
     with pytest.raises(SimulationError, match="no Dask scheduler answers"):
-        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False)
+        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False,
+                 connect_timeout=2)
+    assert time.perf_counter() - t0 < 20  # gave up on its timeout, not Dask's 30 s default
     assert not out.exists()
     out.mkdir()
     with pytest.raises(SimulationError, match="no Dask scheduler answers"):
-        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False)
+        simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", chunk_size=4, progress=False,
+                 connect_timeout=2)
     assert out.is_dir() and list(out.iterdir()) == []
+
+
+def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
+    out = tmp_path / "run"
+    t0 = time.perf_counter()
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler",
+                "tcp://127.0.0.1:1", "--connect-timeout", "1")
+    assert time.perf_counter() - t0 < 20
+    assert r.exit_code == 2 and "no Dask scheduler answers" in r.stderr and r.stderr.count("\n") == 1
+    assert not out.exists()
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "0")
+    assert r.exit_code == 2 and "--connect-timeout" in r.stderr
+    for bad in (0, -1, "5", float("nan"), True):
+        with pytest.raises(SimulationError, match="connect_timeout"):
+            simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", connect_timeout=bad, progress=False)
+    assert not out.exists()
 
 
 def two_chunk_dataset(out: Path, deals: int):
