@@ -576,6 +576,10 @@ class NestReport:
             row["discard"] = row["discard"].split() if row["discard"] else []
             row["keep"] = row["keep"].split()
             row["sources"] = row["sources"].split(",")
+            if "p_make" not in row:  # no bid: the fields are there all the same, null (CONTRACT.md names p_make)
+                row = dict(itertools.chain.from_iterable(
+                    [(k, v)] + ([("p_make", None), ("p_make_se", None), ("score", None)] if k == "se" else [])
+                    for k, v in row.items()))
             options.append(row)
         return {
             "hand": self.hand.rdn(),

@@ -243,6 +243,23 @@ def test_cli_json_csv_and_table():
     assert "recommendation: trump " + doc["recommendation"]["trump"] in res.stdout
 
 
+def test_cli_json_without_bid_keeps_p_make_as_null():
+    """CONTRACT.md's json options are {trump, discard, mean, se, p_make}: with
+    no --bid there is nothing to make, so p_make is null, never missing."""
+    res = _cli("--hand", HAND, "--nest", NEST, "--samples", "2", "--candidates", "2", "--seed", "1",
+               "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["bid"] is None and doc["recommendation"]["p_make"] is None
+    for opt in doc["options"]:
+        assert set(opt) >= {"trump", "discard", "mean", "se", "p_make", "p_make_se", "score"}
+        assert opt["p_make"] is None and opt["p_make_se"] is None and opt["score"] is None
+    with_bid = _cli("--hand", HAND, "--nest", NEST, "--samples", "2", "--candidates", "2", "--seed", "1",
+                    "--bid", "60", "--format", "json")
+    # the same fields in the same order, with or without a bid
+    assert [list(o) for o in json.loads(with_bid.stdout)["options"]] == [list(o) for o in doc["options"]]
+
+
 @pytest.mark.parametrize("hand, nest, extra, words", [
     ("B14 R12 Y9 G6", NEST, [], "has 4 cards"),
     (HAND, "Rook B10 Y5 R5", [], "nest of 5"),
