@@ -120,9 +120,10 @@ class Deal:
 
     def rdn(self) -> str:
         """The deal in canonical RDN: ``N: ... / E: ... / S: ... / W: ... / nest: ...``."""
-        parts = [f"{n}: {h.rdn()}" for n, h in zip(self.rules.seat_names, self.hands)]
+        # an empty part is 'nest:' (or 'N:' once every card is played), with no space after it
+        parts = [f"{n}: {h.rdn()}".rstrip() for n, h in zip(self.rules.seat_names, self.hands)]
         if self.rules.nest_size or len(self.nest):
-            parts.append(f"nest: {self.nest.rdn()}")
+            parts.append(f"nest: {self.nest.rdn()}".rstrip())
         return " / ".join(parts)
 
     def __str__(self) -> str:

@@ -163,6 +163,15 @@ def test_trick_continues_from_a_played_card():
     assert after["declarer_points"] == value
 
 
+def test_a_deal_without_its_nest_comes_back_canonical():
+    """The deal field is canonical RDN: an empty nest part is 'nest:', no trailing space."""
+    text = "n: b14 / e: b13 / s: b12 / w: b11"
+    doc = json.loads(ok(run(*solve_args(SMALL, "B", "N", "--format", "json"), text)).stdout)
+    assert doc[0]["deal"] == "N: B14 / E: B13 / S: B12 / W: B11 / nest:"
+    row = next(csv.DictReader(io.StringIO(ok(run(*solve_args(SMALL, "B", "N", "--format", "csv"), text)).stdout)))
+    assert row["deal"] == doc[0]["deal"]
+
+
 def test_illegal_trick_card_is_bad_input():
     text = deals(SMALL, 1, 6)[0]
     d = Deal.from_rdn(text, SMALL)

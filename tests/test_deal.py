@@ -68,6 +68,7 @@ def test_position_round_trip(data, spec, seed):
     pos = Deal(rules, tuple(hands), nest)
     assert pos.cards_per_hand == rules.hand_size - played
     assert Deal.from_rdn(pos.rdn(), rules) == pos
+    assert pos.rdn() == " ".join(pos.rdn().split())  # canonical: single spaces, none trailing
     assert Deal.from_rdn(data.draw(messy_deal_text(pos)), rules) == pos
     if played or len(nest) < rules.nest_size:
         with pytest.raises(DealError):
@@ -111,6 +112,13 @@ def test_random_deal_is_uniform_enough():
     share = counts[[c.index for c in rules.deck()]] / n
     assert abs(share.mean() - 9 / 41) < 0.01
     assert share.min() > 0.15 and share.max() < 0.29
+
+
+def test_an_empty_nest_is_written_without_a_trailing_space():
+    # a position given without its nest (solve's canonical 'deal' field): 'nest:', not 'nest: '
+    deal = Deal.from_rdn("n: b14 / e: b13 / s: b12 / w: b11", "hasbro")
+    assert deal.rdn() == "N: B14 / E: B13 / S: B12 / W: B11 / nest:"
+    assert Deal.from_rdn(deal.rdn(), "hasbro") == deal
 
 
 def test_out_of_play_cards_are_unseen():
