@@ -8,9 +8,11 @@ Data goes to standard output, everything else to standard error."""
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import math
+import os
 import sys
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -72,6 +74,32 @@ class RookGroup(click.Group):
             raise _one_line(e) from None
         except RookError as e:
             raise BadInput(str(e)) from None
+        except OSError as e:
+            if e.errno == errno.EPIPE:
+                raise  # a reader that stopped early (| head): click ends quietly
+            # the system refused a read or write (standard output on a full disk, say):
+            # one line and exit status 1, not a traceback
+            _drop_pending_output()
+            raise click.ClickException(_os_error_text(e)) from None
+
+
+def _os_error_text(e: OSError) -> str:
+    what = e.strerror or str(e)
+    return f"{e.filename!r}: {what}" if e.filename else what
+
+
+def _drop_pending_output() -> None:
+    """Point standard output at the null device, so that the output still
+    buffered is not written again, and refused again, as Python exits."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test runner's)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
 
 
 def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:

@@ -227,6 +227,29 @@ def test_installed_command_exits_2_without_traceback():
     assert ok.stdout == run("deal", "--rules", "kentucky", "--count", "2", "--seed", "9").stdout
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_the_system_refuses_is_one_line_not_a_traceback():
+    """Standard output on a full disk: one line on standard error, exit status 1."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "hasbro", "--count", "3",
+                               "--seed", "1"], stdout=full, stderr=subprocess.PIPE, text=True,
+                              stdin=subprocess.DEVNULL, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == "Error: No space left on device\n", proc.stderr
+
+
+def test_a_closed_pipe_ends_quietly():
+    """A reader that stops early (| head -1): no traceback, no message."""
+    proc = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "hasbro", "--count",
+                             "20000", "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert err == "" and proc.returncode in (0, 1)
+
+
 # ---------------------------------------------------------------- output
 def test_table_aligns_and_formats_nested_values():
     text = format_table([{"a": 1, "name": "x", "v": {"B14": 3}}, {"a": 100, "name": "long", "v": None}])
