@@ -40,7 +40,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="Options to show.")
 @click.option("--trump", "trumps", type=TRUMP, multiple=True,
               help="Consider only this trump (repeatable). Default: every trump.")
-@click.option("--objective", type=click.Choice(OBJECTIVES), default="mean", show_default=True,
+@click.option("--objective", type=click.Choice(OBJECTIVES, case_sensitive=False), default="mean", show_default=True,
               help="What the best option maximises: mean points, p_make (P(make the bid)) or score (points "
                    "if made, else minus the bid); the last two need --bid.")
 @click.option("--margin", type=click.FloatRange(min=0), default=DEFAULT_MARGIN, show_default=True, metavar="SE",

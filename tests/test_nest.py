@@ -362,3 +362,10 @@ def test_a_tie_does_not_replace_the_policy_choice(hand, nest, seed, objective, b
     assert rec.policy and rep.options.iloc[0]["policy"]
     assert (rec.trump, rec.discard.rdn()) == (pol["trump"], pol["discard"])
     assert "measured no better" in rec.text() and "better, under" not in rec.text()
+
+
+def test_cli_objective_is_read_in_any_case():
+    res = _cli("--hand", HAND, "--nest", NEST, "--samples", "2", "--seed", "1", "--bid", "60",
+               "--objective", "P_Make", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["objective"] == "p_make"
