@@ -20,10 +20,11 @@ are held). Operators are ``>= <= = == > <``; several constraints all hold.
 Deals that break a constraint are rejected and dealt again (rejection
 sampling, so the accepted deals are uniform among the deals that meet every
 constraint). Constraints that cannot hold, judged one feature at a time
-(each range against the least and most a place can hold, and the lower
-bounds together against what the deck has), are a ``ConstraintError`` up
-front. Combinations impossible in subtler ways (``E:rook=1`` with
-``E:counters<20``), and those that hold too rarely to be sampled, are one
+(each range against the least and most a place can hold, the lower bounds
+together against what the unseen cards hold, and the upper bounds, with what
+the unconstrained places can take, against the same) are a
+``ConstraintError`` up front. Combinations impossible in subtler ways
+(``E:rook=1`` with ``E:counters<20``), and those that hold too rarely to be sampled, are one
 after ``max_tries`` rejected deals (rounded up to a multiple of 64), never
 a hang.
 
@@ -315,11 +316,28 @@ class DealSampler:
                 if f == feature and lo > -np.inf:
                     fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
                     need += max(lo - fixed_value, 0)
+            texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
             if need > total:
-                texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
                 raise ConstraintError(
                     f"contradictory constraints {', '.join(repr(t) for t in texts)}: together they need "
                     f"{int(need)} {feature_label(feature)} among the unseen cards, which hold {total}"
+                )
+            # and the upper bounds, with what the unconstrained places can take, must make room for it
+            vals = np.sort(table[self._pool])[::-1]
+            room = 0.0
+            for p, k in enumerate(self._free):
+                if not k:
+                    continue
+                most = float(vals[:k].sum())
+                if (p, feature) in ranges:
+                    fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
+                    most = min(most, ranges[(p, feature)][1] - fixed_value)
+                room += most
+            if room < total:
+                raise ConstraintError(
+                    f"contradictory constraints {', '.join(repr(t) for t in texts)}: the unseen cards hold "
+                    f"{total} {feature_label(feature, total)}, but with these constraints the places they go to "
+                    f"can take only {int(room)}"
                 )
         return [(p, table, lo, hi) for (p, table, lo, hi, _) in checks]
 
@@ -406,8 +424,9 @@ def check_hand(hand: Hand, rules: Rules) -> None:
     check_cards(hand, "hand", rules, rules.hand_size, f"deals {rules.hand_size} a seat")
 
 
-def feature_label(feature: str) -> str:
-    return {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
+def feature_label(feature: str, count: int | None = None) -> str:
+    label = {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
+    return label[:-1] if count == 1 and feature != "counters" else label
 
 
 def _span(lo: int, hi: int) -> str:

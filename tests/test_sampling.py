@@ -163,6 +163,25 @@ def test_too_rare_constraints_stop_instead_of_hanging():
         s.deal(0, 1)
 
 
+def test_upper_bounds_that_leave_no_room_fail_up_front():
+    # the one Rook is unseen, but no place may hold it; the unseen counters (120 points:
+    # the hand holds none) cannot all go to a 5-card nest
+    hand = "B13 B12 R13 R12 Y13 Y12 G13 G12 G11"
+    for cons, message in [
+        (["E:rook=0", "S:rook=0", "W:rook=0", "nest:rook=0"], "hold 1 bird, but with these constraints the "
+                                                               "places they go to can take only 0"),
+        (["E:counters=0", "S:counters=0", "W:counters<=0"], "hold 120 points in counters, but with these "
+                                                             "constraints the places they go to can take only 60"),
+    ]:
+        with pytest.raises(ConstraintError) as e:
+            DealSampler(HASBRO, "N", hand, constraints=cons)
+        assert message in str(e.value)
+        assert all(repr(c) in str(e.value) for c in cons)
+    # with room left somewhere, the same bounds deal
+    d = DealSampler(HASBRO, "N", hand, constraints=["E:rook=0", "S:rook=0", "W:rook=0"]).deal(0, 1)
+    assert d.nest.has_bird()
+
+
 def test_bad_hands():
     with pytest.raises(DealError, match="has 12 cards"):
         DealSampler(FULL, "N", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10")
