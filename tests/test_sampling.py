@@ -182,6 +182,21 @@ def test_upper_bounds_that_leave_no_room_fail_up_front():
     assert d.nest.has_bird()
 
 
+def test_rare_but_possible_constraints_sample_whatever_the_seed():
+    # E holds 8 or 9 of the 10 unseen black cards in about 1 deal in 28,000: rare, but
+    # possible, so every sample of every seed is dealt (none stops part way through a run)
+    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:B>=8"])
+    for seed in (1, 2):
+        for d in s.deals(20, seed):
+            assert d.hands[1].count("B") >= 8
+    # too rare to sample (E holds 90 of the 100 unseen points): one error, whatever the seed
+    # or the sample, before any deal is given
+    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:counters>=90"])
+    for seed, index in ((1, 0), (2, 7)):
+        with pytest.raises(ConstraintError, match=r"'E:counters>=90': no deal in 200,000 tries .* too rare"):
+            s.deal(index, seed)
+
+
 def test_bad_hands():
     with pytest.raises(DealError, match="has 12 cards"):
         DealSampler(FULL, "N", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10")
