@@ -20,12 +20,17 @@ are held). Operators are ``>= <= = == > <``; several constraints all hold.
 Deals that break a constraint are rejected and dealt again (rejection
 sampling, so the accepted deals are uniform among the deals that meet every
 constraint). Constraints that cannot hold, judged one feature at a time
-(each range against the least and most a place can hold, and the lower
-bounds together against what the deck has), are a ``ConstraintError`` up
-front. Combinations impossible in subtler ways (``E:rook=1`` with
-``E:counters<20``), and those that hold too rarely to be sampled, are one
-after ``max_tries`` rejected deals (rounded up to a multiple of 64), never
-a hang.
+(each range against the least and most a place can hold, the lower bounds
+together against what the unseen cards hold, and the upper bounds, with what
+the unconstrained places can take, against the same) are a
+``ConstraintError`` up front. Combinations impossible in subtler ways
+(``E:rook=1`` with ``E:counters<20``), and those that hold too rarely to be
+sampled, are judged once per sampler, at its first deal, by a pilot run of a
+fixed generator of its own (never the seed): no deal in ``max_tries`` tries
+(rounded up to a multiple of 64) is one error, whatever the seed or sample,
+never a hang. When the pilot finds deals, a sample may take 50 times the
+tries a pilot hit took (at least ``max_tries``), so a rare combination that
+can be met is dealt, slowly, and does not stop part way through a run.
 
 Reproducible: sample ``i`` of seed ``s`` is dealt from its own generator,
 ``numpy.random.default_rng(SeedSequence(s, spawn_key=(i,)))`` (the ``i``-th
@@ -59,6 +64,11 @@ _CONSTRAINT_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*([A-Za-z]+)\s*(>=|<=|==|=
 # a sample gets never depends on anything but its seed and index.
 BLOCK = 64
 MAX_TRIES = 200_000
+# The pilot that judges, once per sampler, how rare the constraints are: a
+# fixed generator of its own, stopped at PILOT_HITS hits or max_tries tries.
+PILOT_ENTROPY = 0x524F4F4B  # any fixed number; never the user's seed
+PILOT_HITS = 16
+PILOT_SAFETY = 50  # a sample may take this many times the tries a pilot hit took
 
 
 @dataclass(frozen=True)
@@ -260,6 +270,8 @@ class DealSampler:
         assert len(self._pool) == sum(self._free)
         self._starts = np.cumsum([0] + self._free)
         self._checks = self._prepare_checks()
+        self._tries: int | None = None  # the per-sample budget, set by the pilot (_budget)
+        self._pilot: tuple[int, int] = (1, 1)
 
     # ------------------------------------------------------------ feasibility
     def _prepare_checks(self) -> list[tuple[int, np.ndarray, float, float]]:
@@ -315,11 +327,28 @@ class DealSampler:
                 if f == feature and lo > -np.inf:
                     fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
                     need += max(lo - fixed_value, 0)
+            texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
             if need > total:
-                texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
                 raise ConstraintError(
                     f"contradictory constraints {', '.join(repr(t) for t in texts)}: together they need "
                     f"{int(need)} {feature_label(feature)} among the unseen cards, which hold {total}"
+                )
+            # and the upper bounds, with what the unconstrained places can take, must make room for it
+            vals = np.sort(table[self._pool])[::-1]
+            room = 0.0
+            for p, k in enumerate(self._free):
+                if not k:
+                    continue
+                most = float(vals[:k].sum())
+                if (p, feature) in ranges:
+                    fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
+                    most = min(most, ranges[(p, feature)][1] - fixed_value)
+                room += most
+            if room < total:
+                raise ConstraintError(
+                    f"contradictory constraints {', '.join(repr(t) for t in texts)}: the unseen cards hold "
+                    f"{total} {feature_label(feature, total)}, but with these constraints the places they go to "
+                    f"can take only {int(room)}"
                 )
         return [(p, table, lo, hi) for (p, table, lo, hi, _) in checks]
 
@@ -350,23 +379,59 @@ class DealSampler:
         pool = self._pool
         if not self._checks:
             return pool[rng.permutation(len(pool))]
+        budget = self._budget()
         tries = 0
         block = np.broadcast_to(pool, (BLOCK, len(pool)))
-        starts = self._starts
-        while tries < self.max_tries:
+        while tries < budget:
             cards = rng.permuted(block, axis=1)
-            ok = np.ones(BLOCK, dtype=bool)
-            for p, table, lo, hi in self._checks:
-                v = table[cards[:, starts[p]:starts[p + 1]]].sum(axis=1)
-                ok &= (v >= lo) & (v <= hi)
-            hit = np.flatnonzero(ok)
+            hit = self._hits(cards)
             if len(hit):
                 return cards[hit[0]]
             tries += BLOCK
         raise ConstraintError(
-            f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries} tries "
-            f"met them all; they are (nearly) impossible together"
+            f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries:,} tries "
+            f"met them all (about 1 deal in {self._rate_text()} does); they are too rare to sample reliably"
         )
+
+    def _hits(self, cards: np.ndarray) -> np.ndarray:
+        """The rows of a block of dealt pools that meet every constraint."""
+        starts = self._starts
+        ok = np.ones(len(cards), dtype=bool)
+        for p, table, lo, hi in self._checks:
+            v = table[cards[:, starts[p]:starts[p + 1]]].sum(axis=1)
+            ok &= (v >= lo) & (v <= hi)
+        return np.flatnonzero(ok)
+
+    def _budget(self) -> int:
+        """Tries one sample may take before it gives up. Judged once per
+        sampler, from a pilot run of its own fixed generator, so whether the
+        constraints can be sampled depends on them alone, never on the seed,
+        the sample's index or how many samples are asked for: no deal in
+        ``max_tries`` pilot tries is an error before the first sample; else a
+        sample may take ``PILOT_SAFETY`` times the tries a hit took in the
+        pilot (at least ``max_tries``), so a possible combination, however
+        rare, practically never stops part way through a run."""
+        if self._tries is None:
+            rng = np.random.default_rng(np.random.SeedSequence(PILOT_ENTROPY))
+            block = np.broadcast_to(self._pool, (BLOCK, len(self._pool)))
+            hits = tries = 0
+            while tries < self.max_tries and hits < PILOT_HITS:
+                hits += len(self._hits(rng.permuted(block, axis=1)))
+                tries += BLOCK
+            if not hits:
+                raise ConstraintError(
+                    f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries:,} "
+                    f"tries met them all; they are impossible together or too rare to sample "
+                    f"(fewer than 1 deal in {tries:,} meets them)"
+                )
+            self._pilot = (hits, tries)
+            need = -(-PILOT_SAFETY * tries // hits)
+            self._tries = max(self.max_tries, -(-need // BLOCK) * BLOCK)
+        return self._tries
+
+    def _rate_text(self) -> str:
+        hits, tries = self._pilot
+        return f"{max(round(tries / hits), 1):,}"
 
     def _assemble(self, order: np.ndarray) -> Deal:
         masks = list(self._fixed)
@@ -406,8 +471,9 @@ def check_hand(hand: Hand, rules: Rules) -> None:
     check_cards(hand, "hand", rules, rules.hand_size, f"deals {rules.hand_size} a seat")
 
 
-def feature_label(feature: str) -> str:
-    return {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
+def feature_label(feature: str, count: int | None = None) -> str:
+    label = {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
+    return label[:-1] if count == 1 and feature != "counters" else label
 
 
 def _span(lo: int, hi: int) -> str:

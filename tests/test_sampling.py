@@ -163,6 +163,40 @@ def test_too_rare_constraints_stop_instead_of_hanging():
         s.deal(0, 1)
 
 
+def test_upper_bounds_that_leave_no_room_fail_up_front():
+    # the one Rook is unseen, but no place may hold it; the unseen counters (120 points:
+    # the hand holds none) cannot all go to a 5-card nest
+    hand = "B13 B12 R13 R12 Y13 Y12 G13 G12 G11"
+    for cons, message in [
+        (["E:rook=0", "S:rook=0", "W:rook=0", "nest:rook=0"], "hold 1 bird, but with these constraints the "
+                                                               "places they go to can take only 0"),
+        (["E:counters=0", "S:counters=0", "W:counters<=0"], "hold 120 points in counters, but with these "
+                                                             "constraints the places they go to can take only 60"),
+    ]:
+        with pytest.raises(ConstraintError) as e:
+            DealSampler(HASBRO, "N", hand, constraints=cons)
+        assert message in str(e.value)
+        assert all(repr(c) in str(e.value) for c in cons)
+    # with room left somewhere, the same bounds deal
+    d = DealSampler(HASBRO, "N", hand, constraints=["E:rook=0", "S:rook=0", "W:rook=0"]).deal(0, 1)
+    assert d.nest.has_bird()
+
+
+def test_rare_but_possible_constraints_sample_whatever_the_seed():
+    # E holds 8 or 9 of the 10 unseen black cards in about 1 deal in 28,000: rare, but
+    # possible, so every sample of every seed is dealt (none stops part way through a run)
+    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:B>=8"])
+    for seed in (1, 2):
+        for d in s.deals(20, seed):
+            assert d.hands[1].count("B") >= 8
+    # too rare to sample (E holds 90 of the 100 unseen points): one error, whatever the seed
+    # or the sample, before any deal is given
+    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:counters>=90"])
+    for seed, index in ((1, 0), (2, 7)):
+        with pytest.raises(ConstraintError, match=r"'E:counters>=90': no deal in 200,000 tries .* too rare"):
+            s.deal(index, seed)
+
+
 def test_bad_hands():
     with pytest.raises(DealError, match="has 12 cards"):
         DealSampler(FULL, "N", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10")
