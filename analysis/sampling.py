@@ -302,6 +302,8 @@ class DealSampler:
 
         checks = []
         tables: dict[str, np.ndarray] = {}
+        # each range less what the place's known cards already hold: the bounds on its unseen share
+        unseen: dict[tuple[int, str], tuple[float, float]] = {}
         for (p, feature), (lo, hi, texts) in ranges.items():
             table = tables.setdefault(feature, _feature_table(feature, rules))
             fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
@@ -316,17 +318,14 @@ class DealSampler:
                     f"impossible constraint {' and '.join(repr(t) for t in texts)}: {what} can only hold "
                     f"{_span(least, most)} {feature_label(feature)} here"
                 )
+            unseen[(p, feature)] = (lo - fixed_value, hi - fixed_value)
             checks.append((p, table, lo - fixed_value, hi - fixed_value, texts))
 
         # across places: a feature's total is fixed, so the lower bounds must fit in it
         for feature in {f for (_, f) in ranges}:
             table = tables[feature]
             total = int(table[self._pool].sum())
-            need = 0.0
-            for (p, f), (lo, hi, _) in ranges.items():
-                if f == feature and lo > -np.inf:
-                    fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
-                    need += max(lo - fixed_value, 0)
+            need = sum(max(lo, 0) for (_, f), (lo, _) in unseen.items() if f == feature)
             texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
             if need > total:
                 raise ConstraintError(
@@ -340,9 +339,8 @@ class DealSampler:
                 if not k:
                     continue
                 most = float(vals[:k].sum())
-                if (p, feature) in ranges:
-                    fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
-                    most = min(most, ranges[(p, feature)][1] - fixed_value)
+                if (p, feature) in unseen:
+                    most = min(most, unseen[(p, feature)][1])
                 room += most
             if room < total:
                 raise ConstraintError(
