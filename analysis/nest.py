@@ -577,9 +577,10 @@ class NestReport:
             row["keep"] = row["keep"].split()
             row["sources"] = row["sources"].split(",")
             if "p_make" not in row:  # no bid: the fields are there all the same, null (CONTRACT.md names p_make)
-                row = dict(itertools.chain.from_iterable(
-                    [(k, v)] + ([("p_make", None), ("p_make_se", None), ("score", None)] if k == "se" else [])
-                    for k, v in row.items()))
+                fields = list(row.items())
+                after_se = list(row).index("se") + 1
+                row = dict(fields[:after_se] + [("p_make", None), ("p_make_se", None), ("score", None)]
+                           + fields[after_se:])
             options.append(row)
         return {
             "hand": self.hand.rdn(),
