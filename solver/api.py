@@ -397,16 +397,40 @@ def release_tables() -> None:
     _tables.release()
 
 
+def _work_units(groups, P, sides, values, birds) -> list[list[int]]:
+    """``solve_batch``'s units of work: each deal alone, or with ``groups``
+    the deals of one label and one game together, in order of first
+    appearance. The game is everything the kernel's table entries depend on
+    besides the position: P (seats, bird play, trick points, last trick's
+    extra, most tricks, trump), the sides, the cards' worths and the bird."""
+    m = len(P)
+    if groups is None:
+        return [[i] for i in range(m)]
+    units: dict = {}
+    for i in range(m):
+        game = (P[i].tobytes(), sides[i].tobytes(), values[i].tobytes(), int(birds[i]))
+        units.setdefault((groups[i], game), []).append(i)
+    return list(units.values())
+
+
 def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, leaders=None,
                 dealer: str | int | None = None, threads: int | None = None,
                 progress: Callable[[int], None] | None = None, tt_bits: int | None = None,
-                return_nodes: bool = False):
+                return_nodes: bool = False, groups: Sequence | None = None):
     """Declaring side's double-dummy points for many deals, spread over threads.
 
     ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
     deal. The result does not depend on ``threads``. ``progress(k)`` is called
     with the number of deals finished since the last call. Each thread's
-    table is kept for the next call (``release_tables`` frees them)."""
+    table is kept for the next call (``release_tables`` frees them).
+
+    ``groups``: None, or a label per deal (any hashable; one label: the
+    same for all). Deals with the same
+    label and the same game (rules, trump, declaring side, last trick's
+    prize) are solved one after another on one thread and share its table,
+    so each finds the positions the others stored: worth it for deals that
+    share most of their play, such as one layout under different discards.
+    The values are the same either way; only the time changes."""
     bits = table_bits(tt_bits)
     threads = _check_threads(threads)
     if not isinstance(return_nodes, bool):
@@ -427,6 +451,13 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     trumps = _broadcast(trumps, m, "trumps")
     declarers = _broadcast(declarers, m, "declarers")
     leaders = _broadcast(leaders, m, "leaders")
+    if groups is not None:
+        groups = _broadcast(groups, m, "groups")  # one label: every deal of one game shares
+        for i, g in enumerate(groups):
+            try:
+                hash(g)
+            except TypeError:
+                raise DealError(f"groups[{i}] {shown(g)}: expected a hashable label") from None
     out = np.zeros(m, np.int64)
     nodes = np.zeros(m, np.int64)
     if m == 0:
@@ -451,14 +482,16 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         birds[i] = pos.enc.bird_mask
         units[i] = pos.unit
         nest[i] = pos.nest_points
+    units_of_work = _work_units(groups, P, sides, values, birds)
     lock = threading.Lock()
-    next_deal = [0]
+    next_unit = [0]
 
     def worker():
-        # one deal at a time: solve times are heavy-tailed, so coarse blocks
-        # would leave a thread idle. Each call is the same compiled
-        # solve_exact as Solver.solve's (a kernel looping over the deals
-        # cost a compile of its own, longer than the solver's)
+        # one unit (a deal, or a group of deals sharing a table) at a time:
+        # solve times are heavy-tailed, so coarse blocks would leave a thread
+        # idle. Each call is the same compiled solve_exact as Solver.solve's
+        # (a kernel looping over the deals cost a compile of its own, longer
+        # than the solver's)
         entry = _tables.take(bits)
         tt = entry[0]
         stats = np.zeros(1, np.int64)
@@ -466,26 +499,30 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         try:
             while True:
                 with lock:
-                    i = next_deal[0]
-                    if i >= m:
+                    u = next_unit[0]
+                    if u >= len(units_of_work):
                         return
-                    next_deal[0] += 1
-                entry[1] += 1  # a new generation: the table is empty to this deal
-                stats[0] = 0
-                out[i] = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
-                                            birds[i], units[i], *tt, entry[1], TT_WAYS, stats)
-                nodes[i] = stats[0]
-                if progress is not None:
-                    with lock:
-                        progress(1)
+                    next_unit[0] += 1
+                # a new generation: the table is empty to this unit. Entries
+                # hold for any position of the same game, so a group's deals
+                # may share one
+                entry[1] += 1
+                for i in units_of_work[u]:
+                    stats[0] = 0
+                    out[i] = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
+                                                birds[i], units[i], *tt, entry[1], TT_WAYS, stats)
+                    nodes[i] = stats[0]
+                    if progress is not None:
+                        with lock:
+                            progress(1)
         finally:
             _tables.give(bits, entry)
 
-    if threads == 1 or m == 1:
+    if threads == 1 or len(units_of_work) == 1:
         worker()
     else:
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(worker) for _ in range(min(threads, m))]
+            futures = [pool.submit(worker) for _ in range(min(threads, len(units_of_work)))]
             for f in futures:
                 f.result()
     out += nest

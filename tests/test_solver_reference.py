@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from naive import naive_card_values, naive_defender_value, naive_value, random_endgame, random_trick
-from rook_analyze.solver import Rules, api, card_values, kernel, solve, solve_batch
+from rook_analyze.solver import Rules, api, card_values, kernel, random_deal, solve, solve_batch
 
 CASES = 500
 # cases per cards-a-seat: mostly small, a few 5-card endings (the reference is slow there)
@@ -152,6 +152,52 @@ def test_solve_batch_equals_reference():
     got = solve_batch(deals, trumps, declarers, leaders, threads=2, progress=done.append)
     assert [int(v) for v in got] == expect
     assert sum(done) == len(deals)
+
+
+@pytest.mark.parametrize("spec", ["hasbro", "kentucky,bird=ten_and_half", "full,nest_to=last_trick",
+                                  "hasbro,most_tricks=5:20"])
+def test_solve_batch_groups_share_tables_and_keep_values(spec):
+    # deals of one group and one game share a table generation: every entry
+    # one stores must hold for the positions of the others. Three labels
+    # over many games (trumps, declaring sides, last-trick prizes) make
+    # groups that mix deals of one game and split those of others
+    rules = Rules.from_spec(spec)
+    rng = random.Random(zlib.crc32(spec.encode()) + 1)
+    deals, trumps, declarers, leaders, labels, expect = [], [], [], [], [], []
+    for _ in range(150):
+        d = random_endgame(rules, rng.choice([3, 4]), rng)
+        t, dec, lead = rng.choice(rules.trumps[:2]), rng.randrange(2), rng.randrange(4)
+        deals.append(d), trumps.append(t), declarers.append(dec), leaders.append(lead)
+        labels.append(rng.randrange(3))
+        expect.append(naive_value(d, t, dec, lead))
+    got = solve_batch(deals, trumps, declarers, leaders, threads=2, groups=labels)
+    assert [int(v) for v in got] == expect
+    got = solve_batch(deals, trumps, declarers, leaders, threads=1, groups="all", tt_bits=10)
+    assert [int(v) for v in got] == expect
+
+
+def test_solve_batch_groups_really_share():
+    # a deal solved twice in one group finds its own entries the second time
+    rules = Rules.preset("hasbro")
+    d = random_deal(rules, np.random.default_rng(3))
+    # (node counts vary a little from solve to solve: the move history carries over)
+    _, alone = solve_batch([d, d], "R", "N", threads=1, return_nodes=True)
+    assert min(alone) > 0.9 * max(alone) and min(alone) > 10_000  # a fresh table each
+    got, shared = solve_batch([d, d], "R", "N", threads=1, return_nodes=True, groups=[7, 7])
+    assert shared[0] > 0.9 * min(alone) and shared[1] < min(alone) / 10
+    assert got[0] == got[1] == solve(d, "R", "N").declarer_points
+    # other labels, or another game (here another trump), do not share
+    _, apart = solve_batch([d, d], "R", "N", threads=1, return_nodes=True, groups=[7, 8])
+    assert min(apart) > 0.9 * min(alone)
+    _, b_alone = solve_batch([d], "B", "N", threads=1, return_nodes=True)
+    _, trumps = solve_batch([d, d], ["B", "B"], "N", threads=1, return_nodes=True, groups=0)
+    assert trumps[1] < b_alone[0] / 10  # sanity: B after B shares
+    _, trumps = solve_batch([d, d], ["R", "B"], "N", threads=1, return_nodes=True, groups=0)
+    assert trumps[1] > 0.9 * b_alone[0]
+    with pytest.raises(ValueError, match="groups"):
+        solve_batch([d, d], "R", "N", groups=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"groups\[1\]"):
+        solve_batch([d, d], "R", "N", groups=[1, [2]])
 
 
 def test_solve_batch_reuses_its_tables_without_carrying_entries():
