@@ -138,7 +138,9 @@ def run_spot(j: int, rules: Rules, args: argparse.Namespace, threads: int) -> di
         if not best_is_heu:
             jobs += [take_nest(d, declarer, best_discard) for d in layouts]
             trumps += [best_trump] * len(layouts)
-        pts = solve_batch(jobs, trumps, declarer, None, dealer=dealer, threads=threads).astype(float)
+        # as the advisor does: both choices on one layout share a table (same values, less time)
+        pts = solve_batch(jobs, trumps, declarer, None, dealer=dealer, threads=threads,
+                          groups=[i % args.fresh for i in range(len(jobs))]).astype(float)
         h = pts[:args.fresh]
         b = pts[args.fresh:] if not best_is_heu else h
         a = b if picked else h
