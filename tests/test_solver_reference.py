@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from naive import naive_card_values, naive_defender_value, naive_value, random_endgame, random_trick
-from rook_analyze.solver import Rules, api, card_values, kernel, random_deal, solve, solve_batch
+from rook_analyze.solver import Deal, Hand, Rules, api, card_values, kernel, random_deal, solve, solve_batch
 
 CASES = 500
 # cases per cards-a-seat: mostly small, a few 5-card endings (the reference is slow there)
@@ -174,6 +174,30 @@ def test_solve_batch_groups_share_tables_and_keep_values(spec):
     assert [int(v) for v in got] == expect
     got = solve_batch(deals, trumps, declarers, leaders, threads=1, groups="all", tt_bits=10)
     assert [int(v) for v in got] == expect
+
+
+def test_solve_batch_groups_on_full_deals_as_nest_makes_them():
+    # one layout under many discards and two trumps, in one group: the table
+    # is shared densely here, and every value must equal a solve of its own
+    rules = Rules.preset("hasbro")
+    rng = np.random.default_rng(11)
+    d = random_deal(rules, rng)
+    both = d.hands[0].cards() + d.nest.cards()
+    # no counter buried, so the last trick's prize (the nest) is 0 in every
+    # deal and each trump's deals are one game, one unit of work
+    plain = [c for c in both if not rules.points_of_mask(c.bit)]
+    assert len(plain) >= 7
+    deals, trumps = [], []
+    for k in range(10):
+        buried = [plain[i] for i in sorted(rng.permutation(len(plain))[:len(d.nest)])]
+        kept = [c for c in both if c not in buried]
+        deals.append(Deal(rules, (Hand.from_cards(kept),) + tuple(d.hands[1:]), Hand.from_cards(buried)))
+        trumps.append("BR"[k % 2])
+    alone = [solve(x, t, "N").declarer_points for x, t in zip(deals, trumps)]
+    got, shared = solve_batch(deals, trumps, "N", threads=2, groups=0, return_nodes=True)
+    assert [int(v) for v in got] == alone
+    _, apart = solve_batch(deals, trumps, "N", threads=2, return_nodes=True)
+    assert shared.sum() < 0.9 * apart.sum()  # the sharing is real
 
 
 def test_solve_batch_groups_really_share():
