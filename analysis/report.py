@@ -386,7 +386,12 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     if frame is None:
         frame = load_frame(out)
     col = TARGETS[target]
-    count = replace(fit_count(frame, col), texts=feature_text(rules))
+    try:
+        fitted = fit_count(frame, col)
+    except SimulationError as e:  # a dataset of a deal or two
+        raise SimulationError(f"{str(out)!r}: {e}; simulate more deals (into a new folder: a dataset's "
+                              f"number of deals is fixed when it starts)") from None
+    count = replace(fitted, texts=feature_text(rules))
     predicted = count.predict(frame)
     bids = _bids(rules, frame, col)
     deals = int(frame["deal_id"].nunique())

@@ -182,6 +182,16 @@ def test_cli_bad_input(tmp_path, dataset):
     assert r.exit_code == 2 and "no folder" in r.stderr and r.stdout == ""
 
 
+def test_a_dataset_too_small_to_fit_says_what_to_do(tmp_path):
+    out = tmp_path / "tiny"
+    plan = make_plan(RULES, 1, seed=3)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and r.stdout == ""
+    assert str(out) in r.stderr and "4 rows are too few" in r.stderr and "simulate more deals" in r.stderr
+
+
 def test_one_bucket_is_the_total_row_alone(dataset):
     table = build_report(dataset, buckets=1).bid_success
     assert list(table["bucket"]) == ["all hands"] and table["rows"].iloc[0] == DEALS * 4
