@@ -397,12 +397,14 @@ def release_tables() -> None:
     _tables.release()
 
 
-def _work_units(groups, P, sides, values, birds) -> list[list[int]]:
+def _work_units(groups, P, sides, values, birds, threads: int) -> list[list[int]]:
     """``solve_batch``'s units of work: each deal alone, or with ``groups``
     the deals of one label and one game together, in order of first
     appearance. The game is everything the kernel's table entries depend on
     besides the position: P (seats, bird play, trick points, last trick's
-    extra, most tricks, trump), the sides, the cards' worths and the bird."""
+    extra, most tricks, trump), the sides, the cards' worths and the bird.
+    Fewer units than threads would leave threads idle, so the largest
+    units are halved until there are enough (or all are single deals)."""
     m = len(P)
     if groups is None:
         return [[i] for i in range(m)]
@@ -410,7 +412,12 @@ def _work_units(groups, P, sides, values, birds) -> list[list[int]]:
     for i in range(m):
         game = (P[i].tobytes(), sides[i].tobytes(), values[i].tobytes(), int(birds[i]))
         units.setdefault((groups[i], game), []).append(i)
-    return list(units.values())
+    out = list(units.values())
+    while len(out) < min(threads, m):
+        k = max(range(len(out)), key=lambda j: len(out[j]))
+        half = (len(out[k]) + 1) // 2
+        out[k:k + 1] = [out[k][:half], out[k][half:]]
+    return out
 
 
 def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, leaders=None,
@@ -430,7 +437,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     prize) are solved one after another on one thread and share its table,
     so each finds the positions the others stored: worth it for deals that
     share most of their play, such as one layout under different discards.
-    The values are the same either way; only the time changes."""
+    Groups are halved while there are fewer of them than threads. The
+    values are the same either way; only the time changes."""
     bits = table_bits(tt_bits)
     threads = _check_threads(threads)
     if not isinstance(return_nodes, bool):
@@ -482,7 +490,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         birds[i] = pos.enc.bird_mask
         units[i] = pos.unit
         nest[i] = pos.nest_points
-    units_of_work = _work_units(groups, P, sides, values, birds)
+    units_of_work = _work_units(groups, P, sides, values, birds, threads)
     lock = threading.Lock()
     next_unit = [0]
 

@@ -224,6 +224,22 @@ def test_solve_batch_groups_really_share():
         solve_batch([d, d], "R", "N", groups=[1, [2]])
 
 
+def test_work_units_keep_every_thread_busy():
+    # a group is one thread's work; with fewer groups than threads the
+    # largest are halved, so more cores still solve faster
+    m = 10
+    P, sides = np.zeros((m, 7), np.int64), np.zeros((m, 6), np.int64)
+    values, birds = np.zeros((m, 64), np.int64), np.zeros(m, np.uint64)
+    P[5:, 6] = 1  # another trump from deal 5 on: another game
+    units = api._work_units([0] * m, P, sides, values, birds, threads=1)
+    assert units == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]]
+    assert api._work_units(None, P, sides, values, birds, threads=1) == [[i] for i in range(m)]
+    for threads in (3, 4, 8, 16):
+        units = api._work_units([0] * m, P, sides, values, birds, threads)
+        assert len(units) == min(threads, m) and sorted(sum(units, [])) == list(range(m))
+        assert all(u[-1] < 5 or u[0] >= 5 for u in units)  # never two games in one unit
+
+
 def test_solve_batch_reuses_its_tables_without_carrying_entries():
     # solve_batch keeps its tables between calls (making one zeroes 243 MB);
     # a kept table must not answer for another deal or rule set. The same
