@@ -109,10 +109,32 @@ def _round_weights(intercept: float, coef: np.ndarray, names: Sequence[str]) -> 
     return float(round(intercept)), weights
 
 
-def _lstsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    design = np.column_stack([np.ones(len(x)), x])
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-    return coef
+def _sums(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """D'D and D'y for the design D = [1, x]: all least squares needs, in
+    memory the size of the features rather than a copy of the data (a
+    million deals are 4,000,000 rows). Features and points are small whole
+    numbers, so these float sums are exact."""
+    p = x.shape[1]
+    s = x.sum(axis=0)
+    g = np.empty((p + 1, p + 1))
+    g[0, 0] = len(x)
+    g[0, 1:] = g[1:, 0] = s
+    g[1:, 1:] = x.T @ x
+    b = np.empty(p + 1)
+    b[0] = y.sum()
+    b[1:] = x.T @ y
+    return g, b
+
+
+def _solve(g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Least squares from the normal equations: intercept, then weights.
+    Scaled to a unit diagonal first (counters run to 120, the Rook is 0 or
+    1); a feature that is a combination of others gets no weight of its own
+    rather than an arbitrary one."""
+    d = np.sqrt(np.diag(g))
+    d[d == 0] = 1.0
+    coef, *_ = np.linalg.lstsq(g / np.outer(d, d), b / d, rcond=1e-10)
+    return coef / d
 
 
 def fit_count(frame: pd.DataFrame, target: str = "policy_points",
@@ -130,7 +152,8 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
         raise SimulationError(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
     x = frame[list(features)].to_numpy(dtype=float)
     y = frame[target].to_numpy(dtype=float)
-    coef = _lstsq(x, y)
+    g_all, b_all = _sums(x, y)
+    coef = _solve(g_all, b_all)
     intercept, weights = _round_weights(coef[0], coef[1:], features)
     exact = coef[0] + x @ coef[1:]
     ss_tot = float(((y - y.mean()) ** 2).sum())
@@ -143,7 +166,8 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
         if train.sum() < len(features) + 2 or test.sum() == 0:
             pred[test] = exact[test]
             continue
-        c = _lstsq(x[train], y[train])
+        g_test, b_test = _sums(x[test], y[test])
+        c = _solve(g_all - g_test, b_all - b_test)  # the training fold's sums, without copying it
         b0, w = _round_weights(c[0], c[1:], features)
         pred[test] = b0 + x[test] @ np.array([w[f] for f in features])
     resid = y - pred

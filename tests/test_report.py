@@ -62,6 +62,25 @@ def test_fit_count_recovers_a_known_count():
                                                               for f, w in count.weights.items()))
 
 
+def test_fit_by_sums_equals_least_squares_on_the_rows():
+    # the fit works from D'D and D'y (memory the size of the features, not
+    # of the rows); it must give numpy's least squares on the rows, and with
+    # a feature that is a sum of others, the same fitted values
+    from rook_analyze.analysis.report import _solve, _sums
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 14, (5000, 6)).astype(float)
+    x[:, 0] = rng.integers(0, 121, 5000)
+    y = np.round(20 + x @ [0.6, -2, 3, 1.5, 0, 4] + rng.normal(0, 15, 5000))
+    design = np.column_stack([np.ones(len(x)), x])
+    want = np.linalg.lstsq(design, y, rcond=None)[0]
+    assert np.allclose(_solve(*_sums(x, y)), want, rtol=0, atol=1e-8)
+    x[:, 5] = x[:, 1] + x[:, 2]  # collinear: the weights are not unique, the fit is
+    design = np.column_stack([np.ones(len(x)), x])
+    got = _solve(*_sums(x, y))
+    fitted = design @ np.linalg.lstsq(design, y, rcond=None)[0]
+    assert np.allclose(design @ got, fitted, rtol=0, atol=1e-6)
+
+
 def test_report_tables_agree_with_the_data(dataset):
     frame = load_frame(dataset)
     rep = build_report(dataset)
