@@ -97,6 +97,10 @@ class HandCount:
                 "r2": self.r2, "rmse": self.rmse, "mae": self.mae, "r2_fit": self.r2_fit, "rows": self.n}
 
 
+class TooFewRows(SimulationError):
+    """Too few rows to fit the hand count."""
+
+
 def _num(x: float) -> str:
     return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.1f}"
 
@@ -112,8 +116,8 @@ def _round_weights(intercept: float, coef: np.ndarray, names: Sequence[str]) -> 
 def _sums(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """D'D and D'y for the design D = [1, x]: all least squares needs, in
     memory the size of the features rather than a copy of the data (a
-    million deals are 4,000,000 rows). Features and points are small whole
-    numbers, so these float sums are exact."""
+    million deals are 4,000,000 rows). The dataset's features and points
+    are small whole numbers, so for them these float sums are exact."""
     p = x.shape[1]
     s = x.sum(axis=0)
     g = np.empty((p + 1, p + 1))
@@ -129,8 +133,9 @@ def _sums(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _solve(g: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Least squares from the normal equations: intercept, then weights.
     Scaled to a unit diagonal first (counters run to 120, the Rook is 0 or
-    1); a feature that is a combination of others gets no weight of its own
-    rather than an arbitrary one."""
+    1). Where a feature is a combination of others the weights are not
+    unique; this gives the smallest in the scaled terms, with the same
+    fitted values as any other."""
     d = np.sqrt(np.diag(g))
     d[d == 0] = 1.0
     coef, *_ = np.linalg.lstsq(g / np.outer(d, d), b / d, rcond=1e-10)
@@ -149,7 +154,7 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
         raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
     features = [f for f in features if f in frame.columns and frame[f].nunique() > 1]
     if len(frame) < len(features) + 2:
-        raise SimulationError(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
+        raise TooFewRows(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
     x = frame[list(features)].to_numpy(dtype=float)
     y = frame[target].to_numpy(dtype=float)
     g_all, b_all = _sums(x, y)
@@ -412,7 +417,7 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     col = TARGETS[target]
     try:
         fitted = fit_count(frame, col)
-    except SimulationError as e:  # a dataset of a deal or two
+    except TooFewRows as e:  # a dataset of a deal or so
         raise SimulationError(f"{str(out)!r}: {e}; simulate more deals (into a new folder: a dataset's "
                               f"number of deals is fixed when it starts)") from None
     count = replace(fitted, texts=feature_text(rules))

@@ -457,6 +457,10 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None) -> pa.Table
         # ParquetFile rather than read_table, which sets up a dataset a file: a
         # million-deal run has 5,000 parts, read two to three times as fast so
         with pq.ParquetFile(path) as f:
+            if columns:  # read would leave out a column the part lacks, where read_table refused
+                missing = [c for c in columns if c not in f.schema_arrow.names]
+                if missing:
+                    raise pa.ArrowInvalid(f"no column {missing[0]!r} in it")
             return f.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise SimulationError(f"{str(path)!r} cannot be read ({e}); run simulate again on this folder with "

@@ -15,7 +15,7 @@ what it is worth) stands for them: they are not searched
 (``same_bound_moves``). The exact value is found by bisection over multiples of
 the point unit. At every trick boundary a transposition table keeps a lower
 and an upper bound on the points still to come, reused across probes and
-across solves of the same deal. Its key has an exact part (the leader, every
+across solves of the same game (``solve_batch``'s groups: other deals too). Its key has an exact part (the leader, every
 hand's length in every color, the cards worth points in order with their
 owners, and, when most_tricks is live, the declaring side's tricks so far)
 and a partial part, after DDS's winning ranks: the search records which

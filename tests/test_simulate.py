@@ -236,6 +236,18 @@ def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resu
     pd.testing.assert_frame_equal(read_dataset(out), whole)
 
 
+def test_a_part_missing_a_column_is_an_error_not_a_traceback(tmp_path):
+    out = tmp_path / "run"
+    two_chunk_dataset(out, 8)
+    part = out / "part-000001.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.drop_columns(["policy_points"]), part)
+    with pytest.raises(SimulationError, match="part-000001.parquet.*cannot be read.*no column 'policy_points'"):
+        read_dataset(out, columns=["deal_id", "policy_points"])
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and "no column 'policy_points'" in r.stderr and r.stderr.count("\n") == 1
+
+
 def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     src = tmp_path / "run"
     two_chunk_dataset(src, 4)
