@@ -300,17 +300,19 @@ class DealSampler:
                 texts = [c.text()]
             ranges[key] = (lo, hi, texts)
 
-        checks = []
         tables: dict[str, np.ndarray] = {}
+        pool_values: dict[str, np.ndarray] = {}  # each feature's values of the unseen cards, highest first
         # each range less what the place's known cards already hold: the bounds on its unseen share
         unseen: dict[tuple[int, str], tuple[float, float]] = {}
         for (p, feature), (lo, hi, texts) in ranges.items():
-            table = tables.setdefault(feature, _feature_table(feature, rules))
+            if feature not in tables:
+                tables[feature] = _feature_table(feature, rules)
+                pool_values[feature] = np.sort(tables[feature][self._pool])[::-1]
+            table, vals = tables[feature], pool_values[feature]
             fixed_value = int(table[mask_indices(self._fixed[p])].sum()) if self._fixed[p] else 0
-            vals = np.sort(table[self._pool])
             k = self._free[p]
-            least = fixed_value + int(vals[:k].sum())
-            most = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
+            least = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
+            most = fixed_value + int(vals[:k].sum())
             if hi < least or lo > most:
                 who = self._names[p]
                 what = f"{who} (the bidder's hand)" if p == self.seat else who
@@ -319,12 +321,10 @@ class DealSampler:
                     f"{_span(least, most)} {feature_label(feature)} here"
                 )
             unseen[(p, feature)] = (lo - fixed_value, hi - fixed_value)
-            checks.append((p, table, lo - fixed_value, hi - fixed_value, texts))
 
         # across places: a feature's total is fixed, so the lower bounds must fit in it
-        for feature in {f for (_, f) in ranges}:
-            table = tables[feature]
-            total = int(table[self._pool].sum())
+        for feature, vals in pool_values.items():
+            total = int(vals.sum())
             need = sum(max(lo, 0) for (_, f), (lo, _) in unseen.items() if f == feature)
             texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
             if need > total:
@@ -333,7 +333,6 @@ class DealSampler:
                     f"{int(need)} {feature_label(feature)} among the unseen cards, which hold {total}"
                 )
             # and the upper bounds, with what the unconstrained places can take, must make room for it
-            vals = np.sort(table[self._pool])[::-1]
             room = 0.0
             for p, k in enumerate(self._free):
                 if not k:
@@ -348,7 +347,7 @@ class DealSampler:
                     f"{total} {feature_label(feature, total)}, but with these constraints the places they go to "
                     f"can take only {int(room)}"
                 )
-        return [(p, table, lo, hi) for (p, table, lo, hi, _) in checks]
+        return [(p, tables[feature], lo, hi) for (p, feature), (lo, hi) in unseen.items()]
 
     # ---------------------------------------------------------------- dealing
     def __repr__(self) -> str:
