@@ -171,10 +171,11 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
         if train.sum() < len(features) + 2 or test.sum() == 0:
             pred[test] = exact[test]
             continue
-        g_test, b_test = _sums(x[test], y[test])
+        x_test = x[test]
+        g_test, b_test = _sums(x_test, y[test])
         c = _solve(g_all - g_test, b_all - b_test)  # the training fold's sums, without copying it
         b0, w = _round_weights(c[0], c[1:], features)
-        pred[test] = b0 + x[test] @ np.array([w[f] for f in features])
+        pred[test] = b0 + x_test @ np.array([w[f] for f in features])
     resid = y - pred
     r2 = 1 - float((resid ** 2).sum()) / ss_tot if ss_tot > 0 else float("nan")
     return HandCount(intercept, weights, r2, float(np.sqrt((resid ** 2).mean())), float(np.abs(resid).mean()),

@@ -427,14 +427,15 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     """Declaring side's double-dummy points for many deals, spread over threads.
 
     ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
-    deal. The values do not depend on ``threads`` (the node counts do). ``progress(k)`` is called
-    with the number of deals finished since the last call. Each thread's
-    table is kept for the next call (``release_tables`` frees them).
+    deal. The values do not depend on ``threads`` (the node counts do).
+    ``progress(k)`` is called with the number of deals finished since the
+    last call. Each thread's table is kept for the next call
+    (``release_tables`` frees them).
 
     ``groups``: None, or a label per deal (any hashable; a single str or
-    int: the same label for all). Deals with the same
-    label and the same game (rules, trump, declaring side, last trick's
-    prize) are solved one after another on one thread and share its table,
+    int: the same label for all). Deals with the same label and the same
+    game (rules, trump, declaring side, last trick's prize) are solved one
+    after another on one thread and share its table,
     so each finds the positions the others stored: worth it for deals that
     share most of their play, such as one layout under different discards.
     Groups are halved while there are fewer of them than threads. The
