@@ -7,6 +7,21 @@ import os
 # nogil: threads can run kernels side by side.
 JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 
+# How the probe's helpers are compiled. Small helpers that take arrays are
+# inlined into it by numba (`inline='always'`): a call that passes arrays
+# costs reference counting. Helpers of plain ints are compiled on their own,
+# and LLVM inlines them anyway. The biggest, the quick bounds and the
+# two-trick search, are called: numba's inlining copies each body into the
+# probe's IR, and its passes grow faster than the code (the first compile
+# took 125-133 s with everything inlined, 66 s so). They are compiled
+# without NRT, so passing them arrays costs no reference counting. Timed
+# in one process against everything inlined: the same speed; calling the
+# key, the store and the move generator this way too ran 1.04-1.08 x slower
+# for no less compile (benchmarks/RESULTS.md, twenty-third session). Such a
+# helper may read and write the arrays it is given, but must not make or
+# return one (numba refuses to compile it).
+JIT_CALLED = dict(JIT, _nrt=False)
+
 # Transposition table size: 2**TT_BITS entries of 116 bytes each; the
 # default 21 bits is about 243 MB a table, 251 MB with its two fixed caches
 # (1 MB two-trick, 6.3 MB payoff-similar; the budget: 256 MB);

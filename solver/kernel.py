@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from .bits import highest_bit, lowest_bit, pdep, pext, popcount
-from .config import FAST_PEXT, JIT
+from .config import FAST_PEXT, JIT, JIT_CALLED
 
 U1 = np.uint64(1)
 LANE = np.uint64(0xFFFF)
@@ -109,14 +109,14 @@ def _pext8_table():
 PEXT8 = _pext8_table()
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _compress_lanes_table(x, rem):
     """Per 16-bit lane, the bits of ``x`` at the places where ``rem`` has ones,
     packed to the bottom of that lane: ranks relative to the cards still live."""
     return _compress3_table(x, np.uint64(0), np.uint64(0), rem)[0]
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _compress3_table(x0, x1, x2, rem):
     """``_compress_lanes`` of three masks by the same ``rem`` (the table key
     compresses its owner and worth planes together): each lane's part of
@@ -144,14 +144,14 @@ def _compress3_table(x0, x1, x2, rem):
     return o0, o1, o2
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _compress_lanes_pext(x, rem):
     """``_compress_lanes_table`` by BMI2: gather the bits at ``rem``, then
     scatter them to the bottom of their lanes."""
     return pdep(pext(x, rem), live_ranks(rem))
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _compress3_pext(x0, x1, x2, rem):
     """``_compress3_table`` by BMI2."""
     d = live_ranks(rem)
@@ -165,12 +165,12 @@ _compress_lanes = _compress_lanes_pext if FAST_PEXT else _compress_lanes_table
 _compress3 = _compress3_pext if FAST_PEXT else _compress3_table
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _bit(c):
     return U1 << np.uint64(c)
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _seat_after(seat, i, n):
     """The seat ``i`` places after ``seat`` (both below ``n``): no division,
     which costs tens of cycles and runs at every node."""
@@ -178,13 +178,13 @@ def _seat_after(seat, i, n):
     return s - n if s >= n else s
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def lane_mask(c):
     """Mask of the lane (color) of card bit ``c``."""
     return LANE << np.uint64((c >> 4) << 4)
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def beats(c, w, trump_lane):
     """Does card ``c`` beat the card ``w`` now winning the trick?"""
     if (c >> 4) == (w >> 4):
@@ -192,7 +192,7 @@ def beats(c, w, trump_lane):
     return (c >> 4) == trump_lane
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def legal_mask(hand, led, any_time, bird_mask):
     """Cards of ``hand`` that may be played; ``led`` is the led card or -1."""
     if led < 0:
@@ -353,7 +353,7 @@ def last_trick_points(hands, leader, n, side, values, trump_lane, tp, last_extra
     return 0, 0, rel
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _fold_lanes(x):
     """A mask with at most the low 8 bits of each 16-bit lane set, in 32 bits."""
     return ((x & np.uint64(0xFF)) | ((x >> np.uint64(8)) & np.uint64(0xFF00))
@@ -491,14 +491,14 @@ def _level_bucket(kp, tag, h0, own, lev, size, ways):
     return _bucket(kp, tag, own[5 + lev], size, ways), ways
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def make_tag(gen, live, leader, dtr):
     """A position's tag: generation, cards left, leader, tricks won (the
     low 16 bits are left for ``_entry_tag``'s fingerprint)."""
     return (np.int64(gen) << 32) | (np.int64(popcount(live)) << 24) | (np.int64(leader) << 20) | (np.int64(dtr) << 16)
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _entry_tag(tag, h0):
     """The tag entries of this exact key carry: ``tag`` and 16 bits of the
     key's hash ``h0``, so a scan of a bucket's tags passes over entries of
@@ -507,7 +507,7 @@ def _entry_tag(tag, h0):
     return tag | np.int64(h0 >> np.uint64(48))
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def relevant_closure(rr, live):
     """Per color, the live cards at or above the lowest card of ``rr``: the
     cards whose owners a bound depends on (DDS's winning ranks)."""
@@ -522,7 +522,7 @@ def relevant_closure(rr, live):
     return out
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _relevant_threshold_table(relc, live):
     """The inverse of closure-and-compress: for an entry's relevant mask
     (compressed, the top k live cards of each color), the k-th highest live
@@ -542,7 +542,7 @@ def _relevant_threshold_table(relc, live):
     return out
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def _relevant_threshold_pext(relc, live):
     """``_relevant_threshold_table`` by BMI2, but every one of the top k live
     cards of each color rather than the k-th alone: the same cards to a
@@ -793,7 +793,7 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
     return out
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
                dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
     """The last two tricks (every hand holds two cards), searched as the
@@ -995,7 +995,7 @@ def _hash(key, tag, salt):
     return h
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT_CALLED)
 def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     """Points the holders of the top trumps keep for certain, as
     (declaring side, defenders, relevant card): the run of highest live
@@ -1062,7 +1062,7 @@ def _opponents_hold(hands, n, side, me, trump_lane, bird_mask):
     return opp_trump, opp_bird
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT_CALLED)
 def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals,
                 keep_discarded=False):
     """Points the side on lead takes for certain by cashing the leader's top
@@ -1157,7 +1157,7 @@ def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
     return got + tp * k, rel
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT_CALLED)
 def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2,
                  lanes):
     """Points the side on lead takes for certain by leading a low card to a
@@ -1328,7 +1328,7 @@ def worth_at_least(w0, w1, w2, cls_pts, bird_classes, t):
     return out
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def live_ranks(live):
     """Every live card as a compressed rank (the low bits of each lane):
     ``_compress_lanes(live, live)`` by four popcounts (it runs at every
@@ -1341,7 +1341,7 @@ def live_ranks(live):
     return out
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def top_ranks(livec, k):
     """Per color, the top ``k`` live cards (every live card of a color with
     fewer), as compressed ranks; ``livec``: every live card (``live_ranks``)."""
@@ -1351,7 +1351,7 @@ def top_ranks(livec, k):
     return livec & ~((livec >> np.uint64(k)) & rep)
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def bird_ranks(bird_mask, live):
     """The live birds as compressed ranks: ``_compress_lanes(bird_mask &
     live, live)`` by a popcount a bird (there are one or two)."""
@@ -1419,7 +1419,7 @@ def _seat_ranks(p0, p1, p2, s, livec):
     return m
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT_CALLED)
 def worth_shift(tt_ps, e, own, livec, n, cls_pts, bird_classes, thr, nthr):
     """How far the bounds of entry ``e`` move for this position, which agrees
     with it on the owners of its relevant ranks: (points the declaring side
@@ -1458,7 +1458,7 @@ def worth_shift(tt_ps, e, own, livec, n, cls_pts, bird_classes, thr, nthr):
     return loss, gain
 
 
-@njit(inline='always', **JIT)
+@njit(**JIT)
 def ps_level(relc):
     """The level an entry with relevant ranks ``relc`` goes to: the most
     relevant ranks of any color, 1 to 5; 16 (every live card) above that."""
