@@ -13,7 +13,7 @@ JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 # and LLVM inlines them anyway. The biggest, the quick bounds and the
 # two-trick search, are called: numba's inlining copies each body into the
 # probe's IR, and its passes grow faster than the code (the first compile
-# took 125-133 s with everything inlined, 66 s so). They are compiled
+# took 118-133 s with everything inlined, 66-70 s so). They are compiled
 # without NRT, so passing them arrays costs no reference counting. Timed
 # in one process against everything inlined: the same speed; calling the
 # key, the store and the move generator this way too ran 1.04-1.08 x slower
