@@ -45,8 +45,9 @@ choice is kept. The best of many options measured on the same few
 layouts looks better than it is (the winner's curse), and the policy's
 choice is a sound default, so a switch must be earned.
 
-Reported per option: mean points and standard error, P(make the bid) and
-the expected score with ``bid``, the layouts it was solved on, and the gap
+Reported per option: mean points and standard error, P(make the bid) (with
+its standard error and 95% Wilson interval, as in ``hand``) and the
+expected score with ``bid``, the layouts it was solved on, and the gap
 to the recommendation with the standard error of the paired differences
 (``gap_se``). Results depend only on the inputs and the seed, never on the
 number of threads: the layouts are seeded per index and the solver is exact.
@@ -68,6 +69,7 @@ from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError
 from rook_analyze.solver.rules import Rules
 
+from .hand import wilson
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
 from .inputs import as_hand, callable_or_none, check_policy, number, threads_count, whole
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
@@ -579,7 +581,8 @@ class NestReport:
             if "p_make" not in row:  # no bid: the fields are there all the same, null (CONTRACT.md names p_make)
                 fields = list(row.items())
                 after_se = list(row).index("se") + 1
-                row = dict(fields[:after_se] + [("p_make", None), ("p_make_se", None), ("score", None)]
+                row = dict(fields[:after_se] + [("p_make", None), ("p_make_se", None), ("p_make_lo", None),
+                                                 ("p_make_hi", None), ("score", None)]
                            + fields[after_se:])
             options.append(row)
         return {
@@ -798,11 +801,13 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         p = np.array(points[c], float)
         n = min(len(p), len(first))
         diff = first[:n] - p[:n]
-        made = np.mean(p >= bid) if bid is not None else math.nan
+        made = float(np.mean(p >= bid)) if bid is not None else math.nan
+        made_lo, made_hi = wilson(made, len(p)) if bid is not None else (math.nan, math.nan)
         rows.append({
             "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(),
             "keep": cands[c].keep.rdn(), "mean": float(p.mean()), "se": _se(p),
-            "p_make": float(made), "p_make_se": math.sqrt(made * (1 - made) / len(p)),
+            "p_make": made, "p_make_se": math.sqrt(made * (1 - made) / len(p)),
+            "p_make_lo": made_lo, "p_make_hi": made_hi,
             "score": float(_values(p, "score", bid).mean()) if bid is not None else math.nan,
             "samples": len(p), "rounds": out_round[c],
             "gap": float(diff.mean()), "gap_se": _se(diff) if rank > 1 else math.nan,
@@ -810,7 +815,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         })
     options = pd.DataFrame(rows)
     if bid is None:
-        options = options.drop(columns=["p_make", "p_make_se", "score"])
+        options = options.drop(columns=["p_make", "p_make_se", "p_make_lo", "p_make_hi", "score"])
     head = options.iloc[0]
     second = options.iloc[1] if len(options) > 1 else None
     rec = NestRecommendation(

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from rook_analyze.analysis.nest import (analyze_nest, canonical_discards, check_nest, equivalence_classes,
                                         halving_schedule, nest_candidates, planned_solves, quick_scores)
+from rook_analyze.analysis.hand import wilson
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.main import main
@@ -82,6 +83,9 @@ def test_figures_equal_direct_solver_calls(report):
         assert row["mean"] == pytest.approx(pts.mean())
         assert row["se"] == pytest.approx(pts.std(ddof=1) / math.sqrt(len(pts)))
         assert row["p_make"] == pytest.approx(np.mean(pts >= bid))
+        # the same 95% Wilson interval as hand's bids (tests/test_hand.py checks wilson itself)
+        assert (row["p_make_lo"], row["p_make_hi"]) == pytest.approx(wilson(np.mean(pts >= bid), len(pts)))
+        assert row["p_make_lo"] <= row["p_make"] <= row["p_make_hi"] and row["p_make_hi"] - row["p_make_lo"] > 0
         assert row["score"] == pytest.approx(np.mean(np.where(pts >= bid, pts, -bid)))
         if best is None:
             best = pts
@@ -254,6 +258,7 @@ def test_cli_json_without_bid_keeps_p_make_as_null():
     for opt in doc["options"]:
         assert set(opt) >= {"trump", "discard", "mean", "se", "p_make", "p_make_se", "score"}
         assert opt["p_make"] is None and opt["p_make_se"] is None and opt["score"] is None
+        assert opt["p_make_lo"] is None and opt["p_make_hi"] is None
     with_bid = _cli("--hand", HAND, "--nest", NEST, "--samples", "2", "--candidates", "2", "--seed", "1",
                     "--bid", "60", "--format", "json")
     # the same fields in the same order, with or without a bid
