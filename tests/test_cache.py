@@ -7,8 +7,8 @@ per-kernel counters of cache hits and misses, not from the clock.
 The directory is the installed solver's own cache when that is still empty
 (a fresh checkout, as in CI; this test runs first), so the rest of the
 suite loads what the first process compiled rather than compiling it a
-second time; where it is already filled, an empty directory of the test's
-own."""
+second time; where it is already filled, even in part (a working checkout
+after a change to the kernels), an empty directory of the test's own."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def _snapshot(cache_dir: Path) -> dict[str, tuple[int, int]]:
 def test_cache_reload(tmp_path):
     where = None  # numba's own place for the installed solver's cache
     first = _run(where)
-    if first["needs_compile"]:
+    if first["needs_compile"] and all(n >= 1 for n in first["compiled"].values()):
         cache_dir = Path(first["cache_path"])
     else:
         where = cache_dir = tmp_path / "numba"
