@@ -1,0 +1,151 @@
+"""Profile the compiled search with Linux ``perf``: where its time goes.
+
+numba's code lives in anonymous memory, so ``perf report`` shows bare
+addresses. Run under ``perf record``, this script gives them names:
+
+    perf record -F 999 -o /tmp/perf.data python benchmarks/perf_map.py --samples 40
+    perf report -i /tmp/perf.data --sort sym
+
+It compiles the solver into an empty numba cache of its own (numba keeps a
+function's object code only when it compiled it, not when it loaded it from
+the cache: allow a minute), writes ``/tmp/perf-PID.map`` with the address of
+every compiled function, the probe's called helpers included (``perf``
+reads that file by itself), then solves ``hand``'s own work (as
+``bench_hand.py --nodes``: samples of the README's hand and of the
+``hasbro`` sample hand, four trumps each, one thread). perf records the
+compile too; it shows under LLVM's and Python's own symbols, apart from
+the kernels'.
+
+Code inlined into the probe shows as the probe. For a finer view,
+``--dump DIR`` writes the pages of compiled code to DIR, one file per
+mapping named by its start address, to disassemble around a hot address:
+
+    objdump -D -b binary -mi386:x86-64 --adjust-vma=0xSTART DIR/START.bin
+
+The twenty-fourth session found NRT's reference counts this way (two tiny
+functions of ``lock incq`` / ``lock decq`` holding 14 % of the samples;
+benchmarks/RESULTS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+_CACHE = tempfile.mkdtemp(prefix="rook-perf-numba-")
+os.environ["NUMBA_CACHE_DIR"] = _CACHE  # before numba is imported: compile here, so the object code is kept
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_hand import README_HAND, sample_hands  # noqa: E402
+from rook_analyze.analysis.hand import policy_plays  # noqa: E402
+from rook_analyze.analysis.policy import DEFAULT_POLICY  # noqa: E402
+from rook_analyze.analysis.sampling import DealSampler  # noqa: E402
+from rook_analyze.solver import Rules, Solver, bits, kernel  # noqa: E402
+
+
+def _work(samples: int, seed: int = 5):
+    rules = Rules.preset("hasbro")
+    for hand in (README_HAND, sample_hands()["hasbro"]):
+        sampler = DealSampler(rules, 0, hand)
+        for i in range(samples):
+            for trump, (_, played) in policy_plays(sampler.deal(i, seed), 0, DEFAULT_POLICY, rules).items():
+                yield played, trump
+
+
+def _symbols() -> dict[int, str]:
+    """Address -> name of every function in the object code of each kernel
+    compiled in this process (the helpers linked into a kernel included)."""
+    nm = shutil.which("nm")
+    out: dict[int, str] = {}
+    for module in (kernel, bits):
+        for name in dir(module):
+            disp = getattr(module, name)
+            for cres in getattr(disp, "overloads", {}).values():
+                lib = cres.library
+                out[lib.get_pointer_to_function(cres.fndesc.llvm_func_name)] = name
+                if nm is None:
+                    continue
+                try:
+                    data = lib.serialize_using_object_code()
+                except RuntimeError:  # loaded from a cache: no object code
+                    continue
+                obj = data[2][0] if isinstance(data[2], tuple) else data[2]
+                with tempfile.NamedTemporaryFile(suffix=".o") as f:
+                    f.write(obj)
+                    f.flush()
+                    listing = subprocess.run([nm, "--defined-only", f.name], capture_output=True, text=True).stdout
+                for line in listing.splitlines():
+                    parts = line.split()
+                    if len(parts) == 3 and parts[1] in "Tt":
+                        addr = lib.get_pointer_to_function(parts[2])
+                        if addr:
+                            out[addr] = parts[2]
+    return out
+
+
+def _write_map(symbols: dict[int, str]) -> Path:
+    """perf's map of JIT code: start, size, name (a function runs to the next)."""
+    path = Path(f"/tmp/perf-{os.getpid()}.map")
+    items = sorted(symbols.items())
+    with path.open("w") as fh:
+        for i, (addr, name) in enumerate(items):
+            size = min(items[i + 1][0] - addr, 1 << 20) if i + 1 < len(items) else 1 << 16
+            fh.write(f"{addr:x} {size:x} {name}\n")
+    return path
+
+
+def _dump(folder: Path) -> int:
+    """The executable anonymous mappings (numba's code), one file each."""
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for line in Path("/proc/self/maps").read_text().splitlines():
+        parts = line.split()
+        if "x" not in parts[1] or len(parts) >= 6:  # a named file: a library, not JIT code
+            continue
+        start, end = (int(x, 16) for x in parts[0].split("-"))
+        if end - start > 64 << 20:
+            continue
+        (folder / f"{start:x}.bin").write_bytes(ctypes.string_at(start, end - start))
+        count += 1
+    return count
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--samples", type=int, default=40, help="Samples of each hand (four solves each).")
+    ap.add_argument("--dump", type=Path, default=None, metavar="DIR",
+                    help="Also write the pages of compiled code to DIR (for objdump).")
+    args = ap.parse_args(argv)
+    try:
+        work = list(_work(args.samples))
+        solver = Solver()
+        t0 = time.perf_counter()
+        solver.solve(*work[0], 0, dealer="W")
+        print(f"compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        symbols = _symbols()
+        path = _write_map(symbols)
+        print(f"{len(symbols)} functions named in {path}"
+              + ("" if shutil.which("nm") else " (no nm on PATH: the kernels only, not their helpers)"),
+              file=sys.stderr)
+        t0 = time.perf_counter()
+        nodes = 0
+        for deal, trump in work:
+            nodes += solver.solve(deal, trump, 0, dealer="W").nodes
+        print(f"{len(work)} solves, {nodes:,} nodes, {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+        if args.dump is not None:
+            print(f"{_dump(args.dump)} mappings of code written to {args.dump}", file=sys.stderr)
+    finally:
+        shutil.rmtree(_CACHE, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
