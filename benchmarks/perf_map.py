@@ -39,8 +39,10 @@ import tempfile
 import time
 from pathlib import Path
 
-_CACHE = tempfile.mkdtemp(prefix="rook-perf-numba-")
-os.environ["NUMBA_CACHE_DIR"] = _CACHE  # before numba is imported: compile here, so the object code is kept
+# set before numba is imported: an empty cache, so this process compiles and
+# keeps the object code (numba makes the folder when it first writes to it)
+_CACHE = os.path.join(tempfile.gettempdir(), f"rook-perf-numba-{os.getpid()}")
+os.environ["NUMBA_CACHE_DIR"] = _CACHE
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -123,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=40, help="Samples of each hand (four solves each).")
     ap.add_argument("--dump", type=Path, default=None, metavar="DIR",
                     help="Also write the pages of compiled code to DIR (for objdump).")
-    args = ap.parse_args(argv)
-    try:
+    try:  # the cache folder goes whatever happens, --help and bad options too
+        args = ap.parse_args(argv)
         work = list(_work(args.samples))
         solver = Solver()
         t0 = time.perf_counter()
