@@ -13,7 +13,8 @@ from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP
                                      rules_option, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
-_DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1, "gap_se": 2, "quick": 1}
+_DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
+           "gap_se": 2, "quick": 1}
 _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "score", "samples", "gap", "gap_se",
           "policy"]
 

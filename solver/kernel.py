@@ -1510,6 +1510,9 @@ def probe_space(hands, n, tlen0, values, bird_mask):
     for s in range(n):
         total += popcount(hands[s])
     maxp = total + 1
+    hbonus = np.empty(maxp, np.int64)  # history credit of a cut at ply p: more for a deeper subtree
+    for i in range(maxp):
+        hbonus[i] = (maxp - i) // n + 1
     space = (
         np.empty((maxp, MAXMOVES), np.int64),  # mv: the moves at ply p, in order
         np.zeros(maxp, np.int64),  # nm: how many
@@ -1543,12 +1546,9 @@ def probe_space(hands, n, tlen0, values, bird_mask):
         np.empty(8, np.uint64),
         np.empty(8, np.int64),
         np.zeros((n, 64), np.int64),  # history: cuts a card made, per seat
-        np.empty(maxp, np.int64),  # hbonus: history credit of a cut at ply p
+        hbonus,
         np.empty(tlen0 + maxp, np.int64),  # hist: every card played, the root's trick first
     )
-    hbonus = space[32]
-    for i in range(maxp):
-        hbonus[i] = (maxp - i) // n + 1  # more for a deeper subtree
     class_bits, classes_ok = value_classes(values, bird_mask)
     cls_pts, bird_classes = class_points(class_bits, values, bird_mask)
     thr, nthr = worth_levels(cls_pts, bird_classes)
