@@ -34,7 +34,6 @@ nor ``precision``'s rounds change a figure.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -42,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve, solve_batch
-from rook_analyze.solver.api import default_threads
+from rook_analyze.solver.api import default_threads, run_on_threads
 from rook_analyze.solver.cards import COLORS, Hand
 from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
 from rook_analyze.solver.errors import RulesError
@@ -210,8 +209,8 @@ def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: 
     else:
         # the defenders' own double-dummy value needs a solve of its own
         jobs = [(played[k * len(COLORS) + chosen[k]], COLORS[chosen[k]]) for k in range(count)]
-        with ThreadPoolExecutor(max_workers=threads or default_threads()) as pool:
-            res = list(pool.map(lambda j: solve(j[0], j[1], seat, dealer=dealer).defender_points, jobs))
+        res = run_on_threads([lambda d=d, t=t: solve(d, t, seat, dealer=dealer).defender_points for d, t in jobs],
+                             threads or default_threads())
         out.defenders.append(np.array(res, np.int64))
 
 

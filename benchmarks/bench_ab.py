@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import json
 import shutil
 import statistics
@@ -130,14 +131,19 @@ def main(argv: list[str] | None = None) -> int:
     nodes = np.zeros((2, m), np.int64)
     values = np.zeros((2, m), np.int64)
 
+    # kernels since the twenty-fifth session take a stop flag after the stats
+    stop_arg = [("stop" in inspect.signature(k.solve_exact.py_func).parameters) for k in kernels]
+    stop = np.zeros(1, np.int64)
+
     def run(j: int, t: int, i: int) -> None:
         pos = positions[i]
         gens[j][t] += 1
         stats = np.zeros(1, np.int64)
+        extra = (stop,) if stop_arg[j] else ()
         t0 = time.perf_counter()
         values[j, i] = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
                                               pos.enc.values, pos.enc.bird_mask, pos.unit, *tables[j][t],
-                                              gens[j][t], TT_WAYS, stats)
+                                              gens[j][t], TT_WAYS, stats, *extra)
         seconds[j, i] = time.perf_counter() - t0
         nodes[j, i] = stats[0]
 

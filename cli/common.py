@@ -81,6 +81,11 @@ class RookGroup(click.Group):
             # one line and exit status 1, not a traceback
             _drop_pending_output()
             raise click.ClickException(_os_error_text(e)) from None
+        except KeyboardInterrupt:
+            # Ctrl-C: the searches have stopped (rook_analyze.solver.api); one
+            # line and the shell's status for an interrupt, 128 + SIGINT
+            click.echo("interrupted", err=True)
+            sys.exit(130)
 
 
 def _os_error_text(e: OSError) -> str:

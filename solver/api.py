@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import math
 import os
+import queue
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 import numpy as np
 
@@ -23,6 +24,112 @@ from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError, RulesError
 from .rules import Rules
+
+
+T = TypeVar("T")
+
+# Ctrl-C. Python takes a signal on the main thread only, between bytecodes,
+# and a kernel call keeps its thread for as long as it searches (minutes on
+# some 13-card deals). So the kernels run on other threads while the main
+# thread waits (``run_on_threads``); when the wait ends in KeyboardInterrupt,
+# the main thread sets ``_stop``, every search in the process gives up within
+# a millisecond or so (the kernel reads it before each trick it searches) and
+# its caller raises ``SearchInterrupted``.
+_stop = np.zeros(1, np.int64)
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """A search stopped part-way because the run was interrupted (Ctrl-C)."""
+
+
+def _finished(value: int) -> int:
+    # the kernels return -1 when ``_stop`` ended the search
+    if value < 0:
+        raise SearchInterrupted("the search was interrupted")
+    return int(value)
+
+
+def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
+    """Run ``tasks`` on up to ``threads`` threads; their results, in order.
+
+    On the main thread Ctrl-C ends the wait: the searches the tasks run stop
+    within milliseconds, the tasks not started are dropped, and
+    KeyboardInterrupt goes on once every thread is done. An error in a task
+    drops the tasks not started and is raised when the running ones end."""
+    tasks = list(tasks)
+    main = threading.current_thread() is threading.main_thread()
+    if main:
+        _stop[0] = 0  # an earlier interrupted run's threads may have left it set
+    pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(tasks))))
+    stopping = False
+    try:
+        futures = [pool.submit(t) for t in tasks]
+        return [f.result() for f in futures]
+    except KeyboardInterrupt:
+        if main:
+            stopping = True
+            _stop[0] = 1
+        raise
+    finally:
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if stopping:
+                _stop[0] = 0
+
+
+class _Helper:
+    """One thread that runs the main thread's kernel calls, kept for the
+    next call: a thread or a pool made each call cost 0.4 to 0.7 ms, more than
+    many small solves take."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pid = None
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+
+    def _serve(self, jobs: queue.SimpleQueue) -> None:
+        while True:
+            call, box, done = jobs.get()
+            try:
+                box.append((True, call()))
+            except BaseException as e:  # handed to the waiting caller
+                box.append((False, e))
+            done.set()
+
+    def run(self, call: Callable[[], T]) -> T:
+        with self._lock:
+            if self._pid != os.getpid():  # first use, or a forked child (threads do not survive a fork)
+                self._jobs = queue.SimpleQueue()
+                threading.Thread(target=self._serve, args=(self._jobs,), name="rook-analyze solver",
+                                 daemon=True).start()
+                self._pid = os.getpid()
+        box: list = []
+        done = threading.Event()
+        self._jobs.put((call, box, done))
+        try:
+            done.wait()
+        except KeyboardInterrupt:
+            _stop[0] = 1
+            try:
+                done.wait()  # the search gives up within a millisecond or so
+            finally:
+                _stop[0] = 0
+            raise
+        ok, value = box[0]
+        if not ok:
+            raise value
+        return value
+
+
+_helper = _Helper()
+
+
+def _kernel_call(call: Callable[[], T]) -> T:
+    """``call()`` (a kernel call), off the main thread so that Ctrl-C stops it."""
+    if threading.current_thread() is threading.main_thread():
+        return _helper.run(call)
+    return call()
 
 
 @dataclass(frozen=True)
@@ -249,7 +356,7 @@ class Solver:
             tt = self._entry[0]
             kernel.solve_exact(np.zeros_like(pos.hands), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
                                pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
-                               np.zeros(1, np.int64))
+                               np.zeros(1, np.int64), np.zeros(1, np.int64))
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
@@ -257,9 +364,10 @@ class Solver:
             side[pos.P[0]:] = 0
         ctx = pos.context + (flip,)
         tt = self._table(ctx)
-        return int(kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, side,
-                                      pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen,
-                                      TT_WAYS, stats))
+        gen = self._gen
+        return _finished(_kernel_call(lambda: kernel.solve_exact(
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, side, pos.enc.values,
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop)))
 
     def solve(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
               dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
@@ -285,9 +393,10 @@ class Solver:
         tt = self._table(pos.context + (False,))
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
-        k = kernel.card_values_kernel(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
-                                      pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
-                                      stats, out_cards, out_vals)
+        gen = self._gen
+        k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
         result = {}
         for i in range(k):
             card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
@@ -518,8 +627,9 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
                 entry[1] += 1
                 for i in units_of_work[u]:
                     stats[0] = 0
-                    out[i] = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
-                                                birds[i], units[i], *tt, entry[1], TT_WAYS, stats)
+                    out[i] = _finished(kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i],
+                                                          values[i], birds[i], units[i], *tt, entry[1], TT_WAYS,
+                                                          stats, _stop))
                     nodes[i] = stats[0]
                     if progress is not None:
                         with lock:
@@ -527,13 +637,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         finally:
             _tables.give(bits, entry)
 
-    if threads == 1 or len(units_of_work) == 1:
-        worker()
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            futures = [pool.submit(worker) for _ in range(min(threads, len(units_of_work)))]
-            for f in futures:
-                f.result()
+    run_on_threads([worker] * min(threads, len(units_of_work)), threads)
     out += nest
     return (out, nodes) if return_nodes else out
 

@@ -1557,7 +1557,7 @@ def probe_space(hands, n, tlen0, values, bird_mask):
 
 @njit(**JIT_CALLED)
 def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
-          tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space, classes):
+          tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space, classes, stop):
     """Can the declaring side take at least ``target`` points from here?
 
     Returns a bound on the points it takes: at least ``target`` (and then a
@@ -1572,6 +1572,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     with 5 words or more, 5 payoff-similar cuts with 6 or more, 10 + k
     lookups with k cards a hand left with more than 30, and, past 1000
     words, the log of table stores (``log_store``).
+    ``stop[0]`` is read before each trick is searched (a few thousand times
+    a second, away from the hottest paths): when it is not 0 the probe puts
+    the hands back and returns -1 at once, storing nothing more.
     ``hands`` is restored before returning."""
     n = P[0]
     any_time = P[1]
@@ -1793,6 +1796,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         stats[3] += 1
                     state = _RETURN
                     continue
+                if stop[0] != 0:
+                    # Ctrl-C: put back the cards played and give up
+                    for q in range(p - 1, -1, -1):
+                        hands[_seat_after(u_leader[q], u_tlen[q], n)] |= _bit(mv[q, mi[q] - 1])
+                    stats[0] += nodes
+                    return -1
                 bd[p] = keyed
                 tag_a[p] = tag
             seat = _seat_after(leader, tlen, n)
@@ -1948,8 +1957,9 @@ def upper_bound(hands, n, trick, tlen0, dtr0, P, values):
 
 @njit(**JIT)
 def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
-                tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats):
-    """Exact number of points the declaring side takes from this position."""
+                tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, stop):
+    """Exact number of points the declaring side takes from this position;
+    -1 when ``stop[0]`` was set during the search (see ``probe``)."""
     n = P[0]
     hi = upper_bound(hands, n, trick, tlen0, dtr0, P, values)
     if unit <= 0:
@@ -1961,7 +1971,9 @@ def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, u
         steps = (hi - lo) // unit
         mid = lo + ((steps + 1) // 2) * unit
         bound = probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                      tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space, classes)
+                      tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space, classes, stop)
+        if stop[0] != 0:
+            return -1
         if bound >= mid:
             lo = bound - bound % unit if bound < hi else hi
         else:
@@ -2001,8 +2013,9 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
 
 @njit(**JIT)
 def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_mask, unit,
-                       tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, out_cards, out_vals):
-    """Value after each legal card of the seat to move. Returns how many."""
+                       tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, stop, out_cards, out_vals):
+    """Value after each legal card of the seat to move. Returns how many;
+    -1 when ``stop[0]`` was set during the search (see ``probe``)."""
     n = P[0]
     seat = _seat_after(leader, tlen0, n)
     led = hist[0] if tlen0 > 0 else -1
@@ -2019,7 +2032,9 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, c, P, side, values)
         # seat-to-move's cards: the trick in progress is hist2[:nt]
         v = solve_exact(h2, nl, hist2, nt, nd, P, side, values, bird_mask, unit,
-                        tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats)
+                        tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, stop)
+        if v < 0:
+            return -1
         out_cards[k] = c
         out_vals[k] = gained + v
         k += 1

@@ -80,7 +80,7 @@ def _logged_stores(spec, rng):
         tt = kernel.tt_new(12)
         log = np.zeros(1000 + 12 * 5000, np.int64)
         kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
-                           pos.enc.bird_mask, pos.unit, *tt, 1, TT_WAYS, log)
+                           pos.enc.bird_mask, pos.unit, *tt, 1, TT_WAYS, log, np.zeros(1, np.int64))
         class_bits, _ = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
         truth: dict = {}
 
@@ -302,7 +302,8 @@ def test_counters_stay_inside_the_stats_array():
         room = np.full(length + 64, -7, np.int64)
         tt = kernel.tt_new(16)  # a fresh table each: the same search every time
         value = kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
-                                   pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, 1, TT_WAYS, room[:length])
+                                   pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, 1, TT_WAYS, room[:length],
+                                   np.zeros(1, np.int64))
         assert (room[length:] == -7).all(), (length, room[length:length + 12])
         runs[length] = (value, room[:length] + 7)
 

@@ -1,0 +1,108 @@
+"""Ctrl-C stops a search within milliseconds, in the kernel, the library
+and the command line, and leaves nothing behind that changes later values."""
+
+import os
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from rook_analyze.cli.main import main as cli
+from rook_analyze.solver import Rules, api, kernel, random_deal, random_deals, solve, solve_batch
+from rook_analyze.solver.config import TT_WAYS
+
+RULES = Rules.preset("hasbro")
+
+
+def _kernel_solve(pos, tt, gen, stop):
+    hands = pos.hands.copy()
+    stats = np.zeros(1, np.int64)
+    value = kernel.solve_exact(hands, pos.leader, pos.trick, 0, 0, pos.P, pos.side, pos.enc.values,
+                               pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, stop)
+    return value, int(stats[0]), hands
+
+
+def test_a_set_stop_flag_ends_the_search_and_restores_the_hands():
+    tt = kernel.tt_new(18)
+    pos = api._position(random_deal(RULES, 7), "B", 0, None, "W", ())
+    value, nodes, _ = _kernel_solve(pos, tt, 1, np.zeros(1, np.int64))
+    assert nodes > 1_000_000  # a tenth of a second or more
+    stopped, stopped_nodes, hands = _kernel_solve(pos, tt, 2, np.ones(1, np.int64))
+    assert stopped == -1
+    # the probe reads the flag before it searches its first trick that the
+    # quick bounds and the table leave open, and gives up there
+    assert stopped_nodes < 100
+    assert (hands == pos.hands).all()
+    # the stop comes deep in the search too: set from another thread while
+    # the kernel runs (it releases the GIL), the cards come back all the same
+    stop = np.zeros(1, np.int64)
+    timer = threading.Timer(0.002, stop.__setitem__, (0, 1))
+    timer.start()
+    stopped, stopped_nodes, hands = _kernel_solve(pos, tt, 3, stop)
+    timer.join()
+    assert stopped == -1 and 0 < stopped_nodes < nodes
+    assert (hands == pos.hands).all()
+    # what the stopped searches left in the table does not change the value
+    again, _, _ = _kernel_solve(pos, tt, 3, np.zeros(1, np.int64))
+    assert again == value
+
+
+def _interrupt_after(seconds: float) -> threading.Timer:
+    timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+def test_ctrl_c_stops_solve_batch_at_once_and_the_next_call_is_exact():
+    deals = list(random_deals(RULES, 200, seed=11))
+    solve(deals[0], "B", "N")  # loaded (or compiled) before the clock starts
+    timer = _interrupt_after(0.5)
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            solve_batch(deals, "B", "N", threads=2)
+    finally:
+        timer.cancel()
+        timer.join()
+    # 200 deals take minutes; the threads stop within milliseconds of the signal
+    assert time.perf_counter() - t0 < 5.0
+    assert api._stop[0] == 0
+    few = deals[:3]
+    assert list(solve_batch(few, "B", "N", threads=2)) == [solve(d, "B", "N").declarer_points for d in few]
+
+
+def test_ctrl_c_stops_a_single_solve_on_the_main_thread():
+    # 13-card deals take seconds to minutes a solve: the first that runs past
+    # the signal shows that the main thread's solve stops (and raises)
+    rules = Rules.preset("full")
+    solve(random_deal(RULES, 0), "B", "N")
+    timer = _interrupt_after(1.0)
+    t0 = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for d in random_deals(rules, 50, seed=3):
+                solve(d, "B", "N")
+    finally:
+        timer.cancel()
+        timer.join()
+    assert time.perf_counter() - t0 < 5.0
+    assert api._stop[0] == 0
+
+
+def test_cli_ctrl_c_is_one_line_and_status_130():
+    solve(random_deal(RULES, 0), "B", "N")
+    timer = _interrupt_after(1.5)
+    t0 = time.perf_counter()
+    try:
+        result = CliRunner().invoke(cli, ["hand", "B14 B12 B9 B7 R13 R6 Y11 Y5 G9", "--rules", "hasbro",
+                                          "--samples", "5000", "--seed", "1"])
+    finally:
+        timer.cancel()
+        timer.join()
+    assert time.perf_counter() - t0 < 10.0
+    assert result.exit_code == 130, result.output
+    assert result.output.strip().splitlines()[-1] == "interrupted"
+    assert api._stop[0] == 0
