@@ -350,7 +350,8 @@ class Solver:
 
     def _ready(self, pos: _Position) -> None:
         """The table made and the kernel loaded (or compiled) before the clock
-        starts, so ``ms`` is the search alone: an empty position returns at once."""
+        starts, so ``ms`` is the search alone: an empty position returns at once.
+        On the calling thread: on the main thread Ctrl-C can stop a compile."""
         self._table(pos.context + (False,))
         if not kernel.solve_exact.overloads:
             tt = self._entry[0]
@@ -394,6 +395,11 @@ class Solver:
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
+        if not kernel.card_values_kernel.overloads:
+            # compiled (or loaded) on this thread, as in ``_ready``: empty hands, no search
+            kernel.card_values_kernel(np.zeros_like(pos.hands), pos.leader, pos.trick, pos.tlen, 0, pos.P,
+                                      pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS,
+                                      stats, _stop, out_cards, out_vals)
         k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
             pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
@@ -601,6 +607,16 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         units[i] = pos.unit
         nest[i] = pos.nest_points
     units_of_work = _work_units(groups, P, sides, values, birds, threads)
+    if m and not kernel.solve_exact.overloads:
+        # compiled (or loaded from the cache) on this thread: Ctrl-C stops a
+        # compile on the main thread, not one on a worker. Empty hands: no search
+        entry = _tables.take(bits)
+        try:
+            kernel.solve_exact(np.zeros_like(hands[0]), lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
+                               values[0], birds[0], units[0], *entry[0], entry[1], TT_WAYS,
+                               np.zeros(1, np.int64), _stop)
+        finally:
+            _tables.give(bits, entry)
     lock = threading.Lock()
     next_unit = [0]
 
