@@ -132,7 +132,8 @@ def bench_dds_nodes(n: int, seed: int, max_cards: int) -> list[dict]:
             stats = np.zeros(5, np.int64)
             gen += 1
             value = kernel.solve_exact(pos.hands.copy(), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
-                                       pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, np.zeros(1, np.int64))
+                                       pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats,
+                                       np.zeros(1, np.int64))
             every.append(stats[0])
             starts.append(stats[4])
             equal += value == fut.score[0]  # both: the leader's side's tricks

@@ -58,8 +58,6 @@ def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
     drops the tasks not started and is raised when the running ones end."""
     tasks = list(tasks)
     main = threading.current_thread() is threading.main_thread()
-    if main:
-        _stop[0] = 0  # an earlier interrupted run's threads may have left it set
     pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(tasks))))
     stopping = False
     try:
@@ -123,6 +121,14 @@ class _Helper:
 
 
 _helper = _Helper()
+
+
+def _first_call_here(fn, hands: np.ndarray, *args) -> None:
+    """Make kernel ``fn``'s first call (its compile, or its load from the
+    cache) on this thread, with empty hands (no search): Ctrl-C stops a
+    compile on the main thread, not one on the threads the searches run on."""
+    if not fn.overloads:
+        fn(np.zeros_like(hands), *args)
 
 
 def _kernel_call(call: Callable[[], T]) -> T:
@@ -351,13 +357,11 @@ class Solver:
     def _ready(self, pos: _Position) -> None:
         """The table made and the kernel loaded (or compiled) before the clock
         starts, so ``ms`` is the search alone: an empty position returns at once.
-        On the calling thread: on the main thread Ctrl-C can stop a compile."""
-        self._table(pos.context + (False,))
-        if not kernel.solve_exact.overloads:
-            tt = self._entry[0]
-            kernel.solve_exact(np.zeros_like(pos.hands), pos.leader, pos.trick, 0, 0, pos.P, pos.side,
-                               pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
-                               np.zeros(1, np.int64), np.zeros(1, np.int64))
+        On the calling thread (``_first_call_here``)."""
+        tt = self._table(pos.context + (False,))
+        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, 0, 0, pos.P, pos.side,
+                         pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
+                         np.zeros(1, np.int64), _stop)
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
@@ -395,11 +399,9 @@ class Solver:
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
-        if not kernel.card_values_kernel.overloads:
-            # compiled (or loaded) on this thread, as in ``_ready``: empty hands, no search
-            kernel.card_values_kernel(np.zeros_like(pos.hands), pos.leader, pos.trick, pos.tlen, 0, pos.P,
-                                      pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS,
-                                      stats, _stop, out_cards, out_vals)
+        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
+                         pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop,
+                         out_cards, out_vals)
         k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
             pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
@@ -607,14 +609,12 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         units[i] = pos.unit
         nest[i] = pos.nest_points
     units_of_work = _work_units(groups, P, sides, values, birds, threads)
-    if m and not kernel.solve_exact.overloads:
-        # compiled (or loaded from the cache) on this thread: Ctrl-C stops a
-        # compile on the main thread, not one on a worker. Empty hands: no search
+    if m and not kernel.solve_exact.overloads:  # (not to take a table for nothing)
         entry = _tables.take(bits)
         try:
-            kernel.solve_exact(np.zeros_like(hands[0]), lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
-                               values[0], birds[0], units[0], *entry[0], entry[1], TT_WAYS,
-                               np.zeros(1, np.int64), _stop)
+            _first_call_here(kernel.solve_exact, hands[0], lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
+                             values[0], birds[0], units[0], *entry[0], entry[1], TT_WAYS, np.zeros(1, np.int64),
+                             _stop)
         finally:
             _tables.give(bits, entry)
     lock = threading.Lock()

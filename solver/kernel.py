@@ -1572,9 +1572,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     with 5 words or more, 5 payoff-similar cuts with 6 or more, 10 + k
     lookups with k cards a hand left with more than 30, and, past 1000
     words, the log of table stores (``log_store``).
-    ``stop[0]`` is read before each trick is searched (a few thousand times
-    a second, away from the hottest paths): when it is not 0 the probe puts
-    the hands back and returns -1 at once, storing nothing more.
+    ``stop[0]`` is read before each trick that the quick bounds and the
+    table leave open is searched (not at every node: that cost a quarter of
+    the time): when it is not 0 the probe puts the hands back and returns
+    -1 at once, storing nothing more.
     ``hands`` is restored before returning."""
     n = P[0]
     any_time = P[1]
