@@ -12,7 +12,7 @@ import numbers
 import os
 from typing import Any, Callable, Mapping
 
-from rook_analyze.solver.cards import Hand
+from rook_analyze.solver.cards import Card, Hand, mask_indices
 from rook_analyze.solver.errors import ConstraintError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
 
@@ -90,16 +90,26 @@ def folder(name: str, value: Any, *, error: type[RookError]) -> str | os.PathLik
 def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) -> Hand:
     """Cards given as a ``Hand`` or Rook deal notation (``"B14 R5 Rook"``),
     with ``masks`` also a card mask (an int); text is read against the rules' deck."""
-    if isinstance(value, Hand):
-        return value
     if isinstance(value, str):
         try:
             return Hand.from_rdn(value, rules.deck_mask)
         except RookError as e:
             raise type(e)(f"{what} {value.strip()!r}: {e}") from None
-    if masks and is_whole(value) and int(value) >= 0:
-        return Hand(int(value))
-    raise InvalidCardError(f"{what} {value!r}: expected a Hand or cards in Rook deal notation, e.g. 'B14 R5 Rook'")
+    if isinstance(value, Hand):
+        hand = value
+    elif masks and is_whole(value) and int(value) >= 0:
+        try:
+            hand = Hand(int(value))
+        except RookError as e:
+            raise type(e)(f"{what} {value!r}: {e}") from None
+    else:
+        raise InvalidCardError(f"{what} {value!r}: expected a Hand or cards in Rook deal notation, "
+                               f"e.g. 'B14 R5 Rook'")
+    stray = hand.mask & ~rules.deck_mask
+    if stray:  # as text is read: a card the deck lacks is an error, not a card dealt from nowhere
+        card = Card.from_index(mask_indices(stray)[0]).rdn()
+        raise InvalidCardError(f"{what} {hand.rdn()!r}: card {card!r} is not in the {rules.spec()!r} deck")
+    return hand
 
 
 def callable_or_none(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> Callable[..., Any] | None:

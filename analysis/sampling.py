@@ -150,7 +150,7 @@ def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
     points in counters, or the number of birds."""
     if feature not in FEATURES:
         raise ConstraintError(f"feature {feature!r}: choose one of {', '.join(FEATURES)}")
-    mask = hand if type(hand) is int else as_hand(hand, rules, "hand", masks=True).mask
+    mask = as_hand(hand, rules, "hand", masks=True).mask  # a mask too is checked against the deck
     if feature == "counters":
         return rules.points_of_mask(mask)
     if feature == "rook":
@@ -208,6 +208,10 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
         if name in out and out[name].mask & hand.mask:
             dup = Card.from_index(mask_indices(out[name].mask & hand.mask)[0]).rdn()
             raise DuplicateCardError(f"known card {dup!r} is given twice for {name}")
+        for other, held in out.items():
+            if other != name and held.mask & hand.mask:
+                dup = Card.from_index(mask_indices(held.mask & hand.mask)[0]).rdn()
+                raise DuplicateCardError(f"known card {dup!r} is given for both {other} and {name}")
         out[name] = (out[name] | hand) if name in out else hand
     return out
 

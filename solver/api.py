@@ -256,6 +256,8 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     enc = encoding(rules, trump)
     n = rules.seats
     hands = [h.mask for h in deal.hands]
+    if isinstance(trick, (set, frozenset)):  # its order would follow the hash seed
+        raise IllegalActionError(f"trick {shown(trick)}: a set has no order; give the cards from the lead")
     trick_cards = as_cards(trick, "trick")
     if len(trick_cards) >= n:
         raise IllegalActionError(f"a trick in progress has at most {n - 1} cards, not {len(trick_cards)}")

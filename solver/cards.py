@@ -37,6 +37,19 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _as_index(value: object) -> int | None:
+    """A whole number as a plain int, a numpy integer too (indices and masks
+    often come from arrays); None for anything else, bools included."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:  # numpy's bool, an array of several
+        return None
+
+
 def _check_text(text: object, what: str, error: type[NotationError] = InvalidCardError) -> str:
     """``text`` itself when it is a str, else an error saying what was expected."""
     if not isinstance(text, str):
@@ -64,9 +77,12 @@ class Card:
     number: int
 
     def __post_init__(self) -> None:
-        if type(self.number) is not int and not _is_int(self.number):
-            raise InvalidCardError(f"card number {self.number!r}: must be an int, "
-                                   f"not {type(self.number).__name__}")
+        if type(self.number) is not int:
+            number = _as_index(self.number)
+            if number is None:
+                raise InvalidCardError(f"card number {self.number!r}: must be an int, "
+                                       f"not {type(self.number).__name__}")
+            object.__setattr__(self, "number", number)  # a numpy integer as a plain int
         if self.color is None:
             if self.number not in (1, 2):
                 raise InvalidCardError(f"bird number {self.number!r}: must be 1 (Rook) or 2 (Rook2)")
@@ -104,8 +120,10 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> "Card":
         """The card at a card index (``Card.index``): 0 the Rook, 15 Rook2, else color * 16 + number."""
-        if type(index) is not int and not _is_int(index):
-            raise InvalidCardError(f"card index {index!r}: must be an int, not {type(index).__name__}")
+        if type(index) is not int:
+            given, index = index, _as_index(index)
+            if index is None:
+                raise InvalidCardError(f"card index {given!r}: must be an int, not {type(given).__name__}")
         if index == ROOK_INDEX:
             return cls(None, 1)
         if index == ROOK2_INDEX:

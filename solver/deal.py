@@ -158,12 +158,15 @@ class Deal:
     def total_points(self) -> int:
         """Points at stake in this position: counters in the hands and nest,
         trick points, the last-trick bonus and the most-tricks bonus when some
-        side must reach it."""
+        side must reach it. With no card left to play, a nest that goes to
+        the last trick goes to nobody."""
         r = self.rules
         tricks = self.cards_per_hand
         total = r.points_of_mask(self.in_play_mask) + r.trick_points * tricks
         if tricks:
             total += r.last_trick_bonus
+        elif r.nest_to == "last_trick":
+            total -= r.points_of_mask(self.nest.mask)
         if r.most_tricks is not None and most_tricks_always_awarded(r.most_tricks[0], tricks):
             total += r.most_tricks[1]
         return total

@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
-from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, _is_int, mask_indices, shown
+from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, mask_indices, shown
 from .errors import RulesError
 
 BIRD_RANKS = ("high", "ten_and_half", "low", "none")
@@ -369,16 +369,23 @@ class Rules:
         """What one card counts: a Card, its index or its RDN text."""
         if isinstance(card, str):
             card = Card.from_rdn(card)
-        index = card.index if isinstance(card, Card) else card
-        if not _is_int(index) or not 0 <= index < 64 or not self.deck_mask >> index & 1:
+        index = card.index if isinstance(card, Card) else _as_index(card)
+        if index is None:
+            raise RulesError(f"card {shown(card)}: expected a Card, a card index or card text such as 'B14'")
+        if not 0 <= index < 64 or not self.deck_mask >> index & 1:
             raise RulesError(f"card {card!r}: not a card of the {self.spec()!r} deck")
         return self._points_by_index[index]
 
-    def points_of_mask(self, mask: int) -> int:
-        """What the cards of a bit mask count together."""
+    def points_of_mask(self, mask: int | Hand) -> int:
+        """What the cards of a bit mask (or a Hand) count together; every card
+        must be in the deck."""
+        m = mask.mask if isinstance(mask, Hand) else _as_index(mask)
+        if m is None:
+            raise RulesError(f"mask {shown(mask)}: expected an int bit mask of card indices or a Hand")
+        if m < 0 or m & ~self.deck_mask:
+            raise RulesError(f"mask {m:#x}: has bits that are no card of the {self.spec()!r} deck")
         table = self._points_by_index
         total = 0
-        m = mask
         while m:
             low = m & -m
             total += table[low.bit_length() - 1]
@@ -413,9 +420,18 @@ class Rules:
     # ------------------------------------------------------------- rank order
     def color_order(self, trump: str | None = None, color: str | None = None) -> list[int]:
         """Card indices of one color from low to high rank. In the trump color the
-        birds are placed per ``bird``; the birds belong to no other color."""
+        birds are placed per ``bird``; the birds belong to no other color.
+        ``trump`` is a color, ``none`` or None (no trump), case ignored."""
+        given = color
+        color = color.strip().upper() if isinstance(color, str) else color
         if color not in COLORS:
-            raise RulesError(f"color {color!r}: choose one of {' '.join(COLORS)}")
+            raise RulesError(f"color {given!r}: choose one of {' '.join(COLORS)}")
+        if trump is not None:  # a trump color or none (no trump), case ignored, as check_trump reads it
+            t = trump.strip().upper() if isinstance(trump, str) else trump
+            if t != "NONE" and t not in COLORS:
+                raise RulesError(f"trump {shown(trump)}: expected a trump color ({' '.join(COLORS)}), "
+                                 f"none or None")
+            trump = None if t == "NONE" else t
         cidx = COLORS.index(color)
         nums = sorted(self.numbers)
         if self.one_high and 1 in nums:
@@ -534,6 +550,8 @@ def _parse_knob(key: str, value: str) -> Any:
         try:
             for run in v.split("+"):
                 low, _, high = run.partition("-")
+                if not re.fullmatch(r"\s*[0-9]+\s*", low) or not re.fullmatch(r"\s*[0-9]*\s*", high):
+                    raise ValueError  # as the whole-number knobs: no 1_0, no other scripts' digits
                 first, last = int(low), int(high or low)
                 if last < first:
                     raise ValueError
@@ -553,7 +571,10 @@ def _parse_knob(key: str, value: str) -> Any:
         if v == "none":
             return None
         try:
-            n, p = (int(x) for x in v.split(":"))
+            parts = v.split(":")
+            if not all(re.fullmatch(r"\s*[+-]?[0-9]+\s*", x) for x in parts):
+                raise ValueError  # as the whole-number knobs: no 2_0, no other scripts' digits
+            n, p = (int(x) for x in parts)
         except ValueError:
             raise RulesError(f"rules knob most_tricks={value!r}: expected N:P (e.g. 5:20) or none") from None
         return (n, p)

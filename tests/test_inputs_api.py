@@ -390,6 +390,53 @@ def test_rules_helpers_check_their_seats_and_cards():
         rules.seat_index(np.array([1, 2]))
 
 
+def test_numpy_integers_are_card_indices_and_numbers():
+    rules = Rules.preset("full")
+    assert rules.card_points(np.int64(30)) == rules.card_points(30) == 10  # R14
+    assert Card.from_index(np.int64(30)) == Card.from_index(30) == Card("R", 14)
+    card = Card("R", np.int64(14))
+    assert type(card.number) is int and card == Card("R", 14) and hash(card) == hash(Card("R", 14))
+    for bad in (np.bool_(True), np.array([1, 2]), 1.0):
+        raises(InvalidCardError, bad, Card.from_index, bad)
+
+
+def test_points_of_mask_checks_its_mask():
+    rules = Rules.preset("hasbro")
+    hand = Hand.from_rdn("Rook B14 B5 R10")
+    assert rules.points_of_mask(hand) == rules.points_of_mask(hand.mask) == 45
+    assert rules.points_of_mask(np.uint64(hand.mask)) == 45
+    for bad in (-2, 1 << 64, 1 << 1, 1.5, "B5"):  # 1 << 1 is B1: not in hasbro's deck
+        with pytest.raises(RulesError) as e:
+            rules.points_of_mask(bad)
+        assert (f"{bad:#x}" if isinstance(bad, int) else repr(bad)) in str(e.value)
+
+
+def test_color_order_reads_trump_and_color_as_the_rest_of_the_api():
+    rules = Rules.preset("full")
+    assert rules.color_order("b", "b") == rules.color_order("B", "B") == rules.color_order(" B", "B ")
+    assert rules.color_order("B", "B")[-1] == 0  # the Rook on top of trump
+    assert 0 not in rules.color_order("R", "B") and 0 not in rules.color_order(None, "B")
+    raises(RulesError, "X", rules.color_order, "X", "B")
+    assert rules.color_order("none", "B") == rules.color_order("NONE", "B") == rules.color_order(None, "B")
+    raises(RulesError, "Q", rules.color_order, "B", "Q")
+
+
+def test_a_set_is_no_trick(small):
+    c1, c2 = _two_cards(small, "B")
+    for fn in (solve, card_values):
+        with pytest.raises(IllegalActionError, match="a set has no order"):
+            fn(small, "B", "N", trick={c1.rdn(), c2.rdn()})
+        with pytest.raises(IllegalActionError, match="a set has no order"):
+            fn(small, "B", "N", trick=frozenset([c1]))
+
+
+def test_total_points_with_no_card_left_gives_the_nest_to_nobody():
+    for spec, total in (("hasbro", 0), ("hasbro,nest_to=declarer", 5)):
+        deal = Deal.from_rdn("N: / E: / S: / W: / nest: R5", spec)
+        res = solve(deal, "B", "N")
+        assert deal.total_points() == res.declarer_points + res.defender_points == total
+
+
 def test_yes_no_arguments_take_booleans_only():
     deal = random_deal("hasbro,hand_size=2", 1)
     raises(InvalidCardError, "no", Card.rook, "no")

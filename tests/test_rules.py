@@ -363,6 +363,10 @@ def test_any_spec_either_round_trips_or_is_a_rules_error(preset, knobs):
     ("dixie40,double_bird=true", ["double_bird", "Rook"]),
     ("hasbro,one_high=true", ["one_high", "no 1s"]),
     ("full,bird=low,bird=high", ["'bird'", "twice"]),
+    # ASCII digits only, as the whole-number knobs take (int() would read these)
+    ("full,numbers=1_0-14", ["numbers='1_0-14'", "runs of numbers"]),
+    ("full,numbers=\u0665-14", ["numbers=", "runs of numbers"]),
+    ("full,most_tricks=7:2_0", ["most_tricks='7:2_0'", "N:P"]),
 ])
 def test_rules_errors_name_the_knob_and_value(spec, words):
     with pytest.raises(RulesError) as err:

@@ -38,6 +38,23 @@ def test_feature_values():
     assert feature_value("rook", h, FULL) == 1
     assert Constraint.parse("N:B>=3").holds(h, FULL)
     assert not Constraint.parse("N:B>3").holds(h, FULL)
+    # a card mask is read as text is, against the deck: B1 (bit 1) is no hasbro card
+    r14, y5, b14 = 1 << 30, 1 << 37, 1 << 14  # card index: color * 16 + number
+    assert not Constraint.parse("E:B>=1").holds(r14 | y5, HASBRO)
+    assert Constraint.parse("E:B>=1").holds(r14 | b14, HASBRO)
+    for bad in (1 << 1, Hand.from_rdn("B1 B14"), "B1"):
+        with pytest.raises(InvalidCardError, match="'B1'"):
+            Constraint.parse("E:B>=1").holds(bad, HASBRO)
+        with pytest.raises(InvalidCardError, match="'B1'"):
+            feature_value("counters", bad, HASBRO)
+
+
+def test_known_cards_in_two_places_are_refused_where_they_are_read():
+    with pytest.raises(DuplicateCardError, match="'B14' is given for both E and W"):
+        parse_known(["E: B14 R5", "W: Y7 B14"], HASBRO)
+    with pytest.raises(DuplicateCardError, match="'G6' is given for both nest and S"):
+        parse_known({"nest": "G6", "s": "G6"}, HASBRO)
+    assert parse_known(["E: B14", "E: R5", "W: Y7"], HASBRO) == {"E": Hand.from_rdn("B14 R5"), "W": Hand.from_rdn("Y7")}
 
 
 def test_deals_hold_the_hand_and_have_the_right_sizes():
@@ -125,7 +142,7 @@ def test_known_cards_are_placed():
 
 @pytest.mark.parametrize("known, message", [
     (["E:B14"], "already in the bidder's hand"),
-    (["E:B7", "W:B7"], "already in another place"),
+    (["E:B7", "W:B7"], "known card 'B7' is given for both E and W"),
     (["X:B7"], "place 'X'"),
     (["N:B7"], "bidder's own hand"),
     (["E:B99"], "B99"),
