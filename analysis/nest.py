@@ -82,6 +82,8 @@ FINALISTS = 2            # the last round compares these many
 QUICK_PER_TRUMP = 4      # best discards of each trump by the quick estimate that enter the pool
 DEFAULT_MARGIN = 1.0     # standard errors the best option must lead the policy's choice by
 OBJECTIVES = ("mean", "p_make", "score")
+# an option's figures that need a bid: left out of ``options`` without one, null in json, empty in csv
+_BID_COLUMNS = ("p_make", "p_make_se", "p_make_lo", "p_make_hi", "score")
 
 
 # ---------------------------------------------------------------- input
@@ -581,9 +583,7 @@ class NestReport:
             if "p_make" not in row:  # no bid: the fields are there all the same, null (CONTRACT.md names p_make)
                 fields = list(row.items())
                 after_se = list(row).index("se") + 1
-                row = dict(fields[:after_se] + [("p_make", None), ("p_make_se", None), ("p_make_lo", None),
-                                                 ("p_make_hi", None), ("score", None)]
-                           + fields[after_se:])
+                row = dict(fields[:after_se] + [(c, None) for c in _BID_COLUMNS] + fields[after_se:])
             options.append(row)
         return {
             "hand": self.hand.rdn(),
@@ -625,6 +625,10 @@ class NestReport:
             row["p_make"] = rec.p_make
         frame = pd.concat([opts, pd.DataFrame([row])], ignore_index=True)
         cols = ["section"] + [c for c in frame.columns if c != "section"]
+        if self.bid is None:  # the same columns with or without a bid, empty without (as json's nulls)
+            at = cols.index("se") + 1
+            cols[at:at] = list(_BID_COLUMNS)
+            frame = frame.assign(**{c: math.nan for c in _BID_COLUMNS})
         frame = frame[cols]
         frame["rank"] = frame["rank"].astype("Int64")
         frame["samples"] = frame["samples"].astype("Int64")
@@ -815,7 +819,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         })
     options = pd.DataFrame(rows)
     if bid is None:
-        options = options.drop(columns=["p_make", "p_make_se", "p_make_lo", "p_make_hi", "score"])
+        options = options.drop(columns=list(_BID_COLUMNS))
     head = options.iloc[0]
     second = options.iloc[1] if len(options) > 1 else None
     rec = NestRecommendation(

@@ -107,6 +107,16 @@ def _drop_pending_output() -> None:
         os.close(null)
 
 
+def save_figure(fig: Any, path: str, **savefig: Any) -> None:
+    """Save a matplotlib Figure for ``--plot``; a write the system refuses
+    (no permission, a full disk) is one line and exit status 1, as for
+    standard output: the path itself was checked before the work began."""
+    try:
+        fig.savefig(path, **savefig)
+    except OSError as e:
+        raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
+
+
 def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
     """Call ``fn``; a ``RookError`` becomes ``BadInput`` prefixed with ``what``
     (the option or input it came from)."""

@@ -9,7 +9,8 @@ from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, checked, compile_notice,
                                      emit_report, format_table, joined, output_format, plural, progress,
-                                     read_deal_lines, rounded_records, rules_option, seat_index, slow_hands_notice)
+                                     read_deal_lines, rounded_records, rules_option, save_figure, seat_index,
+                                     slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -97,14 +98,11 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update))
+    emit_report(report, fmt, _print_table)  # first: a plot the system refuses to write loses no report
     if plot is not None:
         from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
 
-        try:
-            bid_curve(report).savefig(plot)
-        except OSError as e:
-            raise BadInput(f"--plot {plot!r}: {e.strerror or e}") from None
-    emit_report(report, fmt, _print_table)
+        save_figure(bid_curve(report), plot)
 
 
 def _print_table(report) -> None:

@@ -8,7 +8,7 @@ import click
 import pandas as pd
 
 from rook_analyze.analysis.plots import check_plot_path
-from rook_analyze.cli.common import BadInput, checked, format_table, output_format, plain, records_of
+from rook_analyze.cli.common import checked, format_table, output_format, plain, records_of, save_figure
 from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
 from rook_analyze.solver import Rules
 
@@ -61,11 +61,7 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
     else:
         click.echo(render_table(rep))
     if plot is not None:
-        fig = plot_report(rep)
-        try:
-            fig.savefig(plot, dpi=130, bbox_inches="tight")
-        except OSError as e:
-            raise BadInput(f"--plot {plot!r}: {e.strerror or e}") from None
+        save_figure(plot_report(rep), plot, dpi=130, bbox_inches="tight")
         click.echo(f"plot saved to {plot}", err=True)
 
 

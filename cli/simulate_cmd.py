@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -30,7 +31,8 @@ from rook_analyze.solver import Rules
               help="With --scheduler: how long to wait for it to answer before giving up.")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "
-                   "--rules and --deals must match the dataset, and --seed and --chunk-size if given.")
+                   "--rules and --deals must match the dataset, and --seed and --chunk-size if given. "
+                   "On a new or empty folder it starts the run, and says so.")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
               help=f"Deals per task and per part file (what a lost worker or a killed run costs). "
                    f"Default: {DEFAULT_CHUNK_SIZE}, or --deals/{SMALL_RUN_CHUNKS} rounded up when that is "
@@ -67,6 +69,9 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
         raise BadInput(f"--out {out!r}: give a folder name")
     if workers is not None and scheduler is not None:
         raise BadInput("give --workers or --scheduler, not both (--workers sizes the embedded cluster)")
+    if resume and _nothing_to_resume(out):
+        # scripts may always pass --resume; a mistyped folder should still be seen
+        click.echo(f"--resume: nothing to resume in {out!r} (no {META_FILE}): starting a new run", err=True)
     compile_notice()
     try:
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
@@ -75,10 +80,21 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
         _interrupted(out, rules)
         sys.exit(130)
     except OSError as e:
-        raise BadInput(f"--out {out!r}: {e}") from None
+        # a read or write the system refused during the run (a full disk, say): status 1;
+        # a folder that cannot be made at all was refused before the run, as bad input
+        raise click.ClickException(f"--out {out!r}: {e.strerror or e}") from None
     doc = summary.to_dict()
     doc.pop("by_worker", None)
     emit(doc if fmt == "json" else [{"field": k, "value": v} for k, v in doc.items()], fmt)
+
+
+def _nothing_to_resume(out: str) -> bool:
+    """A new or empty folder: --resume there starts the run."""
+    path = Path(out)
+    try:
+        return not path.exists() or (path.is_dir() and not any(path.iterdir()))
+    except OSError:  # the run itself says what is wrong with the folder
+        return False
 
 
 def _interrupted(out: str, rules: Rules) -> None:

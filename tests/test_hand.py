@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 
@@ -195,6 +196,21 @@ def test_cli_table_and_plot(tmp_path):
     assert b"<svg" in svg.read_bytes()[:400]
 
 
+def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    def full_disk(self, *args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    args = ("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "4", "--seed", "1", "--format", "json")
+    r = run(*args, "--plot", str(tmp_path / "curve.png"))
+    # the report is printed, whole, before the plot is tried; the refusal is status 1, one line
+    assert r.exit_code == 1, r.output
+    assert r.stderr.strip().splitlines() == [f"Error: --plot {str(tmp_path / 'curve.png')!r}: No space left on device"]
+    assert json.loads(r.stdout) == json.loads(run(*args).stdout)
+
+
 @pytest.mark.parametrize("args, message", [
     (["Rook B14 B10 R12", "--rules", SMALL.spec()], "has 4 cards"),
     (["Rook B14 B14 R12 G6", "--rules", SMALL.spec()], "duplicate card 'B14'"),
@@ -205,6 +221,8 @@ def test_cli_table_and_plot(tmp_path):
     ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "W:B14"], "already in the bidder's hand"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.jpg"], "must end in .png, .svg, .pdf"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "no/such/folder/x.png"], "no folder 'no/such/folder'"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/proc/curve.png"], "cannot write in the folder '/proc'"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/"], "is a directory"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     (["--rules", SMALL.spec()], "no HAND"),
 ])

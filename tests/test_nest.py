@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import math
@@ -374,3 +376,16 @@ def test_cli_objective_is_read_in_any_case():
                "--objective", "P_Make", "--format", "json")
     assert res.exit_code == 0, res.stderr
     assert json.loads(res.stdout)["objective"] == "p_make"
+
+
+def test_cli_csv_has_the_same_columns_with_or_without_a_bid():
+    args = ["--hand", HAND, "--nest", NEST, "--samples", "2", "--candidates", "2", "--seed", "1", "--format", "csv"]
+    rows = {}
+    for extra in ([], ["--bid", "60"]):
+        res = _cli(*args, *extra)
+        assert res.exit_code == 0, res.output
+        rows[bool(extra)] = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert list(rows[False][0]) == list(rows[True][0])
+    bid_fields = ("p_make", "p_make_se", "p_make_lo", "p_make_hi", "score")
+    assert all(r[f] == "" for r in rows[False] for f in bid_fields)  # empty without a bid, as json's nulls
+    assert all(r["p_make"] != "" for r in rows[True])

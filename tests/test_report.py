@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import errno
 import io
 import json
 
@@ -199,6 +200,22 @@ def test_cli_bad_input(tmp_path, dataset):
     # a plot that could not be saved is found before the report is printed
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "no" / "x.png"))
     assert r.exit_code == 2 and "no folder" in r.stderr and r.stdout == ""
+    (tmp_path / "taken.png").mkdir()
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / "taken.png"))
+    assert r.exit_code == 2 and "is a directory" in r.stderr and r.stdout == ""
+
+
+def test_a_plot_the_system_refuses_after_the_report_is_status_1(dataset, tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+
+    def refused(self, *args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Figure, "savefig", refused)
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / "x.png"), "--format", "json")
+    assert r.exit_code == 1 and r.stderr.strip().splitlines() == [
+        f"Error: --plot {str(tmp_path / 'x.png')!r}: Permission denied"]
+    assert json.loads(r.stdout)["count"]  # the report went out whole first
 
 
 def test_a_dataset_too_small_to_fit_says_what_to_do(tmp_path):

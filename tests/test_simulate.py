@@ -168,6 +168,29 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     assert not (tmp_path / "y").exists()
 
 
+def test_cli_resume_with_nothing_to_resume_says_so_and_a_refused_write_is_status_1(tmp_path, monkeypatch):
+    import rook_analyze.analysis.simulate as simulate_module
+
+    calls = []
+
+    def full_disk(*args, **kwargs):  # the run, up to a part the disk has no room for
+        calls.append(kwargs["resume"])
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(simulate_module, "simulate", full_disk)
+    for out in (tmp_path / "new", tmp_path / "empty"):
+        if out.name == "empty":
+            out.mkdir()
+        r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--resume")
+        lines = r.stderr.strip().splitlines()
+        assert lines[0] == f"--resume: nothing to resume in {str(out)!r} (no {META_FILE}): starting a new run"
+        assert r.exit_code == 1 and lines[-1] == f"Error: --out {str(out)!r}: No space left on device"
+    # a folder with a run in it: resumed without the notice
+    prepare_output(tmp_path / "run", make_plan(TINY, 4, seed=1, chunk_size=2), resume=False)
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "run"), "--resume")
+    assert r.exit_code == 1 and "nothing to resume" not in r.stderr and calls == [True, True, True]
+
+
 def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_path):
     for address in ("garbage", "tcp://host", "foo://1.2.3.4:8786", "127.0.0.1:notaport", ""):
         out = tmp_path / "run"
