@@ -8,9 +8,10 @@ import click
 from rook_analyze.cli.common import RookGroup
 
 
-@click.group(cls=RookGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=RookGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rook-analyze", prog_name="rook-analyze")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Rook card game analysis: double-dummy solving, and Monte Carlo bid,
     trump and nest advice.
 
@@ -22,6 +23,9 @@ def main() -> None:
     Data goes to standard output; progress and messages to standard error.
     Bad input: a one-line message and exit status 2.
     """
+    if ctx.invoked_subcommand is None:
+        # no command: this help, as --help gives it (not a usage error)
+        click.echo(ctx.get_help())
 
 
 # Commands: one import and one add_command line each.

@@ -53,6 +53,13 @@ def test_main_help_lists_every_command():
     assert "Rook" in result.stdout
 
 
+def test_no_command_prints_the_help():
+    # not a usage error: the same help as --help, on standard output, status 0
+    result = run()
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout == run("--help").stdout and "\nCommands:\n" in result.stdout
+
+
 @pytest.mark.parametrize("name", sorted(main.commands))
 def test_help_of_every_command(name):
     result = run(name, "--help")
