@@ -14,6 +14,7 @@ well the count predicts a hand it has not seen."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -40,12 +41,19 @@ FEATURE_TEXT = {
 }
 TARGETS = {"policy": "policy_points", "best": "best_points"}
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
+
+
+def count_step(rules: Rules | str) -> int:
+    """How finely hand counts are grouped: by 5 where counters make the
+    points (every preset but bridge), by 1 where tricks do (bridge: 0-13)."""
+    return COUNT_STEP if Rules.from_spec(rules).total_points >= 10 * COUNT_STEP else 1
 MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
 POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
-def feature_text(rules: Rules) -> dict[str, str]:
+def feature_text(rules: Rules | str) -> dict[str, str]:
     """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s)."""
+    rules = Rules.from_spec(rules)
     names = [f"{number}s" for number, _ in sorted(rules.counters)]
     if rules.bird_count:
         names.append("Rook" if rules.bird_count == 1 else "Rooks")
@@ -143,16 +151,30 @@ def _solve(g: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def fit_count(frame: pd.DataFrame, target: str = "policy_points",
-              features: Sequence[str] = COUNT_FEATURES) -> HandCount:
-    """Least squares of ``target`` on ``features`` (with an intercept).
+              features: Sequence[str] | None = None) -> HandCount:
+    """Least squares of ``target`` on ``features`` (with an intercept); by
+    default the ``COUNT_FEATURES`` the frame has. A feature with one value
+    in every row has no weight.
 
     The weights come from all rows; R-squared, RMSE and MAE are those of the
     rounded count on held-out deals: fit on even deal ids, score the odd
     ones, and the other way round (the seats of one deal share its cards, so
-    the folds split by deal)."""
+    the folds split by deal). When a fold is too small to fit (fewer rows
+    than the features + 2) or empty, they are NaN: an in-sample figure
+    would pass for a held-out one."""
+    if not isinstance(frame, pd.DataFrame):
+        raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    if features is None:
+        features = [f for f in COUNT_FEATURES if f in frame.columns]
+    elif isinstance(features, str) or not all(isinstance(f, str) for f in features):
+        raise SimulationError(f"features {features!r}: expected a list of column names, e.g. "
+                              f"{list(COUNT_FEATURES[:2])}")
+    missing = [f for f in features if f not in frame.columns]
+    if missing:
+        raise SimulationError(f"features {missing!r}: not columns of the frame")
     if not isinstance(target, str) or target not in frame.columns:
         raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
-    features = [f for f in features if f in frame.columns and frame[f].nunique() > 1]
+    features = [f for f in features if frame[f].nunique() > 1]
     if len(frame) < len(features) + 2:
         raise TooFewRows(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
     x = frame[list(features)].to_numpy(dtype=float)
@@ -169,8 +191,8 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
     for k in (0, 1):
         train, test = fold != k, fold == k
         if train.sum() < len(features) + 2 or test.sum() == 0:
-            pred[test] = exact[test]
-            continue
+            nan = float("nan")  # no held-out figure; never the in-sample one in its place
+            return HandCount(intercept, weights, nan, nan, nan, r2_fit, len(frame), target)
         x_test = x[test]
         g_test, b_test = _sums(x_test, y[test])
         c = _solve(g_all - g_test, b_all - b_test)  # the training fold's sums, without copying it
@@ -183,6 +205,14 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
 
 
 # ------------------------------------------------------------------ tables
+def _check_target(frame: pd.DataFrame, target: str) -> None:
+    """The points column a table is made of: a column of the frame."""
+    if not isinstance(frame, pd.DataFrame):
+        raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    if not isinstance(target, str) or target not in frame.columns:
+        raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
+
+
 def _bid_columns(bids: Sequence[int]) -> list[str]:
     return [f"make_{b}" for b in bids]
 
@@ -201,10 +231,11 @@ def _make_rates(group: pd.DataFrame, target: str, bids: Sequence[int]) -> dict[s
     return {f"make_{b}": float((pts >= b).mean()) for b in bids}
 
 
-def _bucket_edges(count: pd.Series, buckets: int) -> list[float]:
-    """Bucket edges on multiples of 5 near the count's quantiles (equal-sized groups, round numbers)."""
+def _bucket_edges(count: pd.Series, buckets: int, step: int = COUNT_STEP) -> list[float]:
+    """Bucket edges on multiples of ``step`` near the count's quantiles (groups of about equal size, round
+    numbers; edges that round together merge, so there may be fewer groups)."""
     qs = np.quantile(count, np.linspace(0, 1, buckets + 1)[1:-1])
-    edges = sorted({float(5 * round(q / 5)) for q in qs})
+    edges = sorted({float(step * round(q / step)) for q in qs})
     return edges
 
 
@@ -220,10 +251,13 @@ def _bucket_labels(edges: Sequence[float]) -> list[str]:
 
 
 def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
-                buckets: int = 5) -> pd.DataFrame:
-    """P(points >= bid) for each bid, by hand-count bucket (one row a bucket)."""
+                buckets: int = 5, step: int = COUNT_STEP) -> pd.DataFrame:
+    """P(points >= bid) for each bid, by hand-count bucket (one row a bucket;
+    bucket edges on multiples of ``step``)."""
     buckets = whole("buckets", buckets, 1, error=SimulationError)
-    edges = _bucket_edges(count, buckets)
+    step = whole("step", step, 1, error=SimulationError)
+    _check_target(frame, target)
+    edges = _bucket_edges(count, buckets, step)
     labels = _bucket_labels(edges)
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
     rows = []
@@ -249,6 +283,7 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], ta
     Counts with fewer than ``min_rows`` hands are left out (too noisy)."""
     width = whole("width", width, 1, error=SimulationError)
     min_rows = whole("min_rows", min_rows, 1, error=SimulationError)
+    _check_target(frame, target)
     lo = width * np.floor(count.to_numpy() / width)
     rows = []
     for value in np.unique(lo):
@@ -262,8 +297,9 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], ta
     return pd.DataFrame(rows)
 
 
-def trump_choice(frame: pd.DataFrame, rules: Rules, min_bid: int | None) -> pd.DataFrame:
+def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -> pd.DataFrame:
     """How the policy's trump compares with the best trump in hindsight."""
+    rules = Rules.from_spec(rules)
     cost = frame["best_points"] - frame["policy_points"]
     stats = [
         ("policy trump is a best trump", float((cost == 0).mean()), "share of hands"),
@@ -292,8 +328,10 @@ def trump_choice(frame: pd.DataFrame, rules: Rules, min_bid: int | None) -> pd.D
     return pd.DataFrame(stats, columns=["statistic", "value", "unit"])
 
 
-def trump_length(frame: pd.DataFrame, rules: Rules, target: str, bids: Sequence[int]) -> pd.DataFrame:
+def trump_length(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequence[int]) -> pd.DataFrame:
     """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
+    rules = Rules.from_spec(rules)
+    _check_target(frame, target)
     length = np.zeros(len(frame), dtype=int)
     trump = frame["policy_trump"].to_numpy()
     for c in COLORS:
@@ -313,8 +351,10 @@ def trump_length(frame: pd.DataFrame, rules: Rules, target: str, bids: Sequence[
     return pd.DataFrame(rows)
 
 
-def by_position(frame: pd.DataFrame, rules: Rules, target: str, bids: Sequence[int]) -> pd.DataFrame:
+def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequence[int]) -> pd.DataFrame:
     """Results by the declarer's seat relative to the dealer, with who leads first."""
+    rules = Rules.from_spec(rules)
+    _check_target(frame, target)
     show = [bids[0], bids[len(bids) // 2]] if bids else []
     rows = []
     n = rules.seats
@@ -351,6 +391,7 @@ class Report:
     trump_choice: pd.DataFrame
     trump_length: pd.DataFrame
     positions: pd.DataFrame
+    count_step: int = COUNT_STEP  # make_by_count's groups: counts count .. count + count_step - 1
 
     def dataset(self) -> dict[str, Any]:
         return {"out": self.out, "rules": self.rules, "seed": self.seed, "deals_planned": self.deals_planned,
@@ -428,14 +469,16 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     done = finished_chunks(out)
     complete = all(i in done for i in range(plan.chunks))
     min_bid = rules.min_bid if rules.has_auction else None
+    step = count_step(rules)
     return Report(
         out=str(out), rules=plan.rules, seed=plan.seed, deals_planned=plan.deals, deals=deals, rows=len(frame),
         complete=complete, target=col, bids=tuple(bids), count=count,
-        bid_success=bid_success(frame, predicted, bids, col, buckets),
-        make_by_count=make_by_count(frame, predicted, bids, col, width=COUNT_STEP),
+        bid_success=bid_success(frame, predicted, bids, col, buckets, step),
+        make_by_count=make_by_count(frame, predicted, bids, col, width=step),
         trump_choice=trump_choice(frame, rules, min_bid),
         trump_length=trump_length(frame, rules, col, bids),
         positions=by_position(frame, rules, col, bids),
+        count_step=step,
     )
 
 
@@ -472,7 +515,7 @@ def plot_report(report: Report):
     left.legend(title="hand count (see formula below)", fontsize=8, title_fontsize=8, loc="upper right")
 
     by_count = report.make_by_count
-    width = COUNT_STEP
+    width = report.count_step
     picks = _pick_bids(bids)
     if not by_count.empty:
         cmap2 = _colormap(len(picks))
@@ -488,7 +531,8 @@ def plot_report(report: Report):
         right.set_xticks([])  # no counts to show: no axis to read
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
-    right.set_xlabel(f"hand count of the dealt hand, before the nest (a point: the {COUNT_STEP} counts around it)")
+    where = f" (a point: the {width} counts around it)" if width > 1 else ""
+    right.set_xlabel(f"hand count of the dealt hand, before the nest{where}")
     right.set_ylabel("chance to make the bid (%)")
     right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
@@ -500,8 +544,9 @@ def plot_report(report: Report):
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
     fig.suptitle(f"{report.rules}: {report.deals:,} deals x {report.rows // max(report.deals, 1)} seats as "
                  f"declarer; double-dummy play, {target}, policy discards", fontsize=11)
-    fig.text(0.5, -0.02, f"hand count: {c.formula().split(' = ', 1)[1]}    "
-                         f"(held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points)",
+    held = (f"held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points" if math.isfinite(c.r2)
+            else f"too few deals to score it on held-out deals; in-sample R\u00b2 {c.r2_fit:.2f}")
+    fig.text(0.5, -0.02, f"hand count: {c.formula().split(' = ', 1)[1]}    ({held})",
              ha="center", va="top", fontsize=9)
     return fig
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 import pandas as pd
@@ -65,6 +66,10 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
         click.echo(f"plot saved to {plot}", err=True)
 
 
+def _count_groups(step: int) -> str:
+    return f"count 65 = 65 to {65 + step - 1}" if step > 1 else "one row a count"
+
+
 def _percent(table: pd.DataFrame) -> pd.DataFrame:
     """make_B columns as whole percents headed by the bid."""
     out = table.copy()
@@ -100,12 +105,15 @@ def render_table(rep: Report) -> str:
         lines.append(f"    {name:<9} {c.texts.get(name, name)}")
     lines += [
         f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, "
-        f"mean absolute error {c.mae:.1f} points (in-sample R-squared {c.r2_fit:.3f})",
+        f"mean absolute error {c.mae:.1f} points (in-sample R-squared {c.r2_fit:.3f})" if math.isfinite(c.r2) else
+        f"  on held-out deals: too few deals to score it (in-sample R-squared {c.r2_fit:.3f}; "
+        f"a run of more deals gives the held-out figures)",
         "",
         "Chance to make each bid (% of hands), by hand-count group:",
         format_table(records_of(_percent(rep.bid_success))),
         "",
-        f"Chance to make each bid (% of hands), by hand count (count 65 = 65 to 69; groups of {MIN_COUNT_ROWS}+ hands):",
+        f"Chance to make each bid (% of hands), by hand count ({_count_groups(rep.count_step)}; groups of "
+        f"{MIN_COUNT_ROWS}+ hands):",
         format_table(records_of(_percent(rep.make_by_count))) if not rep.make_by_count.empty else "  (too few hands)",
         "",
         "Trump choice:",

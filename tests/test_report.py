@@ -8,14 +8,16 @@ import dataclasses
 import errno
 import io
 import json
+import math
 
 import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rook_analyze.analysis.report import build_report, feature_text, fit_count, load_frame, plot_report
-from rook_analyze.analysis.simulate import make_plan, prepare_output, simulate_chunk, write_part
+from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, feature_text, fit_count,
+                                           load_frame, make_by_count, plot_report, trump_choice, trump_length)
+from rook_analyze.analysis.simulate import SimulationError, make_plan, prepare_output, simulate_chunk, write_part
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules
 
@@ -61,6 +63,38 @@ def test_fit_count_recovers_a_known_count():
     pred = count.predict(frame)
     assert pred.iloc[0] == pytest.approx(count.intercept + sum(w * frame[f].iloc[0]
                                                               for f, w in count.weights.items()))
+
+
+def test_held_out_figures_are_never_in_sample_ones():
+    rng = np.random.default_rng(1)
+    n = 40
+    frame = pd.DataFrame({"deal_id": np.arange(n) // 4, "counters": rng.integers(0, 60, n),
+                          "rook": rng.integers(0, 2, n), "longest": rng.integers(2, 7, n)})
+    frame["policy_points"] = 20 + frame["counters"] + rng.normal(0, 8, n)
+    feats = ["counters", "rook", "longest"]
+    both = fit_count(frame, features=feats)
+    # each fold fitted on the other: the held-out R-squared is below the in-sample one
+    assert math.isfinite(both.r2) and both.r2 < both.r2_fit
+    # all deals in one fold (odd ids only), or a fold of one deal (4 rows) to fit 4 parameters on:
+    # no held-out figure
+    for few in (frame[frame["deal_id"] % 2 == 1], frame[frame["deal_id"].isin([0, 1, 3])]):
+        count = fit_count(few, features=feats)
+        assert math.isnan(count.r2) and math.isnan(count.rmse) and math.isnan(count.mae)
+        assert math.isfinite(count.r2_fit) and count.weights  # the count itself is still fitted
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(features=["nosuch"]), ["'nosuch'", "not columns"]),
+    (dict(features="counters"), ["'counters'", "list of column names"]),
+    (dict(target="nosuch"), ["'nosuch'", "not a column"]),
+])
+def test_fit_count_checks_its_arguments(kwargs, words):
+    frame = pd.DataFrame({"deal_id": range(8), "counters": range(8), "policy_points": range(8)})
+    with pytest.raises(SimulationError) as e:
+        fit_count(frame, **kwargs)
+    assert all(w in str(e.value) for w in words), str(e.value)
+    with pytest.raises(SimulationError, match="DataFrame"):
+        fit_count(None)
 
 
 def test_fit_by_sums_equals_least_squares_on_the_rows():
@@ -298,3 +332,30 @@ def test_table_names_the_absolute_error(dataset):
     res = run_cli("report", str(dataset))
     assert res.exit_code == 0, res.output
     assert f"mean absolute error {rep.count.mae:.1f} points" in res.output
+
+
+def test_bridge_counts_are_grouped_by_one_trick(tmp_path):
+    # bridge's points are tricks (0-13 at most): groups on multiples of 5 would be a single group
+    out = tmp_path / "bridge"
+    plan = make_plan("bridge,hand_size=6", 40, seed=2, chunk_size=40)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    rep = build_report(out, buckets=4)
+    assert rep.count_step == 1 and count_step("bridge") == 1 and count_step("hasbro") == 5
+    groups = rep.bid_success[rep.bid_success["bucket"] != "all hands"]
+    assert len(groups) >= 3 and groups["rows"].sum() == rep.rows
+    assert len(rep.make_by_count) >= 3 and (rep.make_by_count["count"].diff().dropna() == 1).all()
+    r = run_cli("report", str(out))
+    assert r.exit_code == 0 and "one row a count" in r.stdout
+
+
+def test_table_functions_take_rules_as_text_and_check_the_target(dataset):
+    frame, rules = load_frame(dataset), Rules.from_spec(RULES)
+    assert trump_choice(frame, RULES, 70).equals(trump_choice(frame, rules, 70))
+    assert by_position(frame, RULES, "policy_points", [70]).equals(by_position(frame, rules, "policy_points", [70]))
+    assert feature_text(RULES) == feature_text(rules)
+    count = pd.Series(0.0, index=frame.index)
+    for call in (lambda: bid_success(frame, count, [70], "nosuch"), lambda: make_by_count(frame, count, [70], "nosuch"),
+                 lambda: by_position(frame, rules, "nosuch", [70]), lambda: trump_length(frame, rules, "nosuch", [70])):
+        with pytest.raises(SimulationError, match="'nosuch'"):
+            call()
