@@ -45,12 +45,12 @@ import pyarrow.parquet as pq
 
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY
-from rook_analyze.solver.cards import Hand
+from rook_analyze.solver.cards import Card, Hand, mask_indices
 from rook_analyze.solver.deal import Deal, random_deal
-from rook_analyze.solver.errors import RookError
+from rook_analyze.solver.errors import DuplicateCardError, RookError
 from rook_analyze.solver.rules import Rules
 
-from .inputs import callable_or_none, folder, is_whole, number, optional_whole, threads_count, whole
+from .inputs import as_hand, callable_or_none, folder, is_whole, number, optional_whole, threads_count, whole
 
 SCHEMA_VERSION = 1
 MAX_DEALS = 2**31 - 1
@@ -180,12 +180,16 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
 
 
 # ------------------------------------------------------------------- policy
-def declarer_choice(rules: Rules, hand: Hand, nest: Hand) -> tuple[str, dict[str, int]]:
+def declarer_choice(rules: Rules | str, hand: Hand | str, nest: Hand | str) -> tuple[str, dict[str, int]]:
     """The declarer's choices after taking the nest, seeing only ``hand`` and
-    ``nest``: the trump it names, and for every trump the discards (a mask)
-    it would make if that trump were named."""
+    ``nest`` (Hands or Rook deal notation): the trump it names, and for every
+    trump the discards (a mask) it would make if that trump were named."""
     rules = Rules.from_spec(rules)
     policy = DEFAULT_POLICY
+    hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
+    if hand.mask & nest.mask:
+        card = Card.from_index(mask_indices(hand.mask & nest.mask)[0]).rdn()
+        raise DuplicateCardError(f"card {card!r} is in both the hand and the nest")
     cards = hand | nest
     discards = {t: policy.discard(cards, t, rules).mask for t in rules.trumps}
     return policy.trump(cards, rules), discards
@@ -444,22 +448,44 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     # moved aside under a hidden name and computed again
     seats = Rules.from_spec(plan.rules).seats
     for i in sorted(done):
-        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats):
+        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats, plan.chunk_span(i)):
             path = part_path(out, i)
             os.replace(path, path.with_name(f".{path.name}.damaged"))
             done.discard(i)
     return done
 
 
-def _read_part(out: Path, index: int, columns: Sequence[str] | None) -> pa.Table:
+def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple[int, int]) -> pa.Table:
     path = part_path(out, index)
     try:
         # ParquetFile rather than read_table, which sets up a dataset a file: a
         # million-deal run has 5,000 parts, read two to three times as fast so
         with pq.ParquetFile(path) as f:
+            if not _deal_ids_fit(f.metadata, span):
+                raise _unreadable(path, f"its deal_id values are not chunk {index}'s, {span[0]} to "
+                                        f"{span[0] + span[1] - 1}: a part of another chunk or dataset")
             return f.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise _unreadable(path, str(e)) from None
+
+
+def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
+    """Do a part's deal_id values lie in its chunk's span (first, count)? Read
+    from the footer's statistics (the minimum and maximum of each row group),
+    so a part copied in from another chunk or dataset is caught without
+    reading its rows; True where the footer has no statistics to tell."""
+    names = meta.schema.names
+    if "deal_id" not in names:
+        return True
+    col = names.index("deal_id")
+    first, count = span
+    for g in range(meta.num_row_groups):
+        stats = meta.row_group(g).column(col).statistics
+        if stats is None or not stats.has_min_max:
+            continue
+        if stats.min < first or stats.max >= first + count:
+            return False
+    return True
 
 
 def _unreadable(path: Path, why: str) -> SimulationError:
@@ -467,12 +493,14 @@ def _unreadable(path: Path, why: str) -> SimulationError:
                            "resume=True (--resume on the command line) to compute that part again")
 
 
-def part_is_whole(out: str | os.PathLike, index: int, rows: int) -> bool:
-    """Does part ``index`` read as Parquet with ``rows`` rows? (Only its footer is read.)"""
+def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None) -> bool:
+    """Does part ``index`` read as Parquet with ``rows`` rows, and with ``span``
+    (first deal_id, deals) its chunk's deals? (Only its footer is read.)"""
     try:
-        return pq.read_metadata(part_path(out, index)).num_rows == rows
+        meta = pq.read_metadata(part_path(out, index))
     except (pa.ArrowException, OSError):
         return False
+    return meta.num_rows == rows and (span is None or _deal_ids_fit(meta, span))
 
 
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -496,7 +524,7 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     seats = Rules.from_spec(plan.rules).seats
     # Arrow reads without the GIL: a few threads overlap the parts' file opens and decoding
     with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(parts))) as pool:
-        tables = list(pool.map(lambda i: _read_part(out, i, columns), parts))
+        tables = list(pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i)), parts))
     if columns:
         # ParquetFile.read leaves out a column a part lacks (read_table refused): count them here,
         # after the threads (a schema check in each read held the GIL: a million deals took 9 s more)
@@ -614,7 +642,11 @@ def check_scheduler_address(address: str) -> None:
     from distributed.comm import get_address_host_port
 
     try:
-        get_address_host_port(str(address))
+        host, port = get_address_host_port(str(address))
+        if not host:
+            raise ValueError("no host")
+        if not 1 <= int(port) <= 65535:
+            raise ValueError(f"port {port} is not 1..65535")
     except (ValueError, TypeError) as e:
         why = "the port is not a number" if "invalid literal" in str(e) else str(e)
         raise SimulationError(f"scheduler {address!r}: not a scheduler address ({why}); give HOST:PORT or "

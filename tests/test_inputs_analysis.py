@@ -20,7 +20,7 @@ from rook_analyze.analysis.sampling import resolve_seed
 from rook_analyze.analysis.simulate import (Plan, SimulationError, check_scheduler_address, load_plan, make_plan,
                                             prepare_output, read_dataset, simulate)
 from rook_analyze.solver import ConstraintError, Hand, IllegalActionError, RookError, Rules, RulesError
-from rook_analyze.solver.errors import InvalidCardError
+from rook_analyze.solver.errors import DuplicateCardError, InvalidCardError
 
 TINY = "hasbro,hand_size=4"          # 4 cards a seat, 5 in the nest, 20 out of play: solves in microseconds
 HAND = "B14 B13 R10 G5"
@@ -470,6 +470,12 @@ def test_simulate_helpers_want_a_plan():
         chunk_deals(make_plan(TINY, 3, seed=1), "x")
     hand, nest = Hand.from_rdn(HAND), Hand.from_rdn(NEST)
     assert declarer_choice(TINY, hand, nest) == declarer_choice(Rules.from_spec(TINY), hand, nest)
+    assert declarer_choice(TINY, HAND, NEST) == declarer_choice(TINY, hand, nest)  # text as Hands
+    with raises(InvalidCardError, "None"):
+        declarer_choice(TINY, None, nest)
+    card = nest.rdn().split()[0]
+    with raises(DuplicateCardError, repr(card), "both the hand and the nest"):
+        declarer_choice(TINY, hand | Hand.from_rdn(card), nest)
 
 
 def test_output_folders_the_system_refuses_are_simulation_errors(tmp_path):

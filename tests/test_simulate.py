@@ -192,7 +192,8 @@ def test_cli_resume_with_nothing_to_resume_says_so_and_a_refused_write_is_status
 
 
 def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_path):
-    for address in ("garbage", "tcp://host", "foo://1.2.3.4:8786", "127.0.0.1:notaport", ""):
+    for address in ("garbage", "tcp://host", "foo://1.2.3.4:8786", "127.0.0.1:notaport", "", "tcp://:8786",
+                    "tcp://127.0.0.1:99999", "tcp://127.0.0.1:-1", "127.0.0.1:0"):
         out = tmp_path / "run"
         r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler", address)
         assert r.exit_code == 2, (address, r.output)
@@ -239,6 +240,20 @@ def two_chunk_dataset(out: Path, deals: int):
     for i in (0, 1):
         write_part(out, i, simulate_chunk(plan, i))
     return plan
+
+
+def test_a_part_of_another_chunk_is_caught_by_its_footer(tmp_path):
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    part = out / "part-000001.parquet"
+    part.write_bytes((out / "part-000000.parquet").read_bytes())  # the same rows count, chunk 0's deals
+    with pytest.raises(SimulationError, match="part-000001.parquet.*deal_id values are not chunk 1's, 4 to 7"):
+        read_dataset(out)
+    with pytest.raises(SimulationError, match="deal_id values"):
+        read_dataset(out, columns=["seat"])  # the footer tells, whatever columns are read
+    # resume sets it aside with the damaged parts, to be computed again
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
 
 
 def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):

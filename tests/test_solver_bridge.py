@@ -138,7 +138,7 @@ def test_bridge_full_deals_equal_dds_smoke():
 
 
 def test_bridge_full_deals_equal_dds():
-    """FULL_DEALS (100 of the seeded 200) random full deals, trump including
+    """FULL_DEALS (60 of the seeded 200, or ROOK_BRIDGE_DEALS) random full deals, trump including
     none, random leader half the time: the declaring side's tricks equal DDS's."""
     cases = seeded_full_deals(FULL_DEALS)
     want = [_dds_declarer_tricks(*case) for case in cases]
