@@ -22,8 +22,11 @@ to ruff with). The pool is the union of
 Birds are never discarded, nor trumps unless the side colors run out.
 Discards that differ only in which of equivalent cards they bury (the same
 color and points, no unseen card ranking between them) play alike on every
-layout, so they are one option (``equivalence_classes``). The pool is cut to ``candidates`` options by the quick estimate, always keeping
-the policy's discards and each trump's top-ranked discard.
+layout, so they are one option (``equivalence_classes``). The pool is cut
+to ``candidates`` options: first the policy's choice, then its discards for
+the other trumps, then each trump's top-ranked discard, then the rest by
+the quick estimate (so with fewer ``candidates`` than those forced ones,
+the later ones are left out; the default keeps them all).
 
 Evaluation (``analyze_nest``). Monte Carlo over layouts of the unseen cards
 (``analysis.sampling``: the declarer knows the nest, so the unseen cards go
@@ -33,7 +36,9 @@ numbers: layout ``i`` is sample ``i`` of the seed, whoever asks), so the
 differences between options are measured without the layout noise. The
 layouts go to the contenders by successive halving: all candidates are
 solved on a few layouts, the better half is kept and solved on twice as
-many, and so on until two finalists have ``samples`` layouts each. The
+many, and so on until two finalists have ``samples`` layouts each (no round
+has fewer than ``FIRST_ROUND`` layouts, so with few ``samples`` the early
+rounds share one count: ``halving_schedule``). The
 policy's own choice is the yardstick: it stays to the last round (taking
 the last place when it would drop out).
 

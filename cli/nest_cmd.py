@@ -34,7 +34,9 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND), default=DEFAULT_SAMPLES, show_default=True,
               help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer).")
 @click.option("--candidates", type=click.IntRange(min=1), default=DEFAULT_CANDIDATES, show_default=True,
-              help="Options (trump and discards) that enter the first round.")
+              help="Options (trump and discards) that enter the first round: the policy's choice first, "
+                   "its discards for each other trump next (fewer options than trumps leave a trump out), "
+                   "then the best by the quick estimate.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
 @click.option("--top", "-k", type=click.IntRange(min=1), default=DEFAULT_TOP, show_default=True,
