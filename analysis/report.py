@@ -41,14 +41,14 @@ FEATURE_TEXT = {
 }
 TARGETS = {"policy": "policy_points", "best": "best_points"}
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
+MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
+POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
 def count_step(rules: Rules | str) -> int:
     """How finely hand counts are grouped: by 5 where counters make the
     points (every preset but bridge), by 1 where tricks do (bridge: 0-13)."""
     return COUNT_STEP if Rules.from_spec(rules).total_points >= 10 * COUNT_STEP else 1
-MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
-POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
 def feature_text(rules: Rules | str) -> dict[str, str]:

@@ -463,7 +463,7 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple
         with pq.ParquetFile(path) as f:
             if not _deal_ids_fit(f.metadata, span):
                 raise _unreadable(path, f"its deal_id values are not chunk {index}'s, {span[0]} to "
-                                        f"{span[0] + span[1] - 1}: a part of another chunk or dataset")
+                                        f"{span[0] + span[1] - 1}: a part of another chunk")
             return f.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise _unreadable(path, str(e)) from None
@@ -472,8 +472,8 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple
 def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
     """Do a part's deal_id values lie in its chunk's span (first, count)? Read
     from the footer's statistics (the minimum and maximum of each row group),
-    so a part copied in from another chunk or dataset is caught without
-    reading its rows; True where the footer has no statistics to tell."""
+    so a part copied in from another chunk is caught without reading its
+    rows; True where the footer has no statistics to tell."""
     names = meta.schema.names
     if "deal_id" not in names:
         return True
