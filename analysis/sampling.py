@@ -230,17 +230,24 @@ class DealSampler:
     constraints.
 
     ``sampler.deal(i, seed)`` is sample ``i`` of ``seed``: a complete
-    ``Deal`` (every hand, the nest) in which ``seat`` holds ``hand``."""
+    ``Deal`` (every hand, the nest) in which ``seat`` holds ``hand``. With
+    neither ``seat`` nor ``hand`` (both None) no hand is given: a dealer of
+    deals that meet the known cards and constraints alone (``rook-analyze
+    deal --constraint``)."""
 
-    def __init__(self, rules: Rules | str, seat: str | int, hand: Hand | str,
+    def __init__(self, rules: Rules | str, seat: str | int | None = None, hand: Hand | str | None = None,
                  known: Mapping[str, str | Hand] | Sequence[str] | str | None = None,
                  constraints: Sequence[Constraint | str] | Constraint | str | None = (),
                  max_tries: int = MAX_TRIES) -> None:
         rules = Rules.from_spec(rules)
         self.rules = rules
-        self.seat = rules.seat_index(seat)
-        self.hand = as_hand(hand, rules, "hand")
-        check_hand(self.hand, rules)
+        if (seat is None) != (hand is None):
+            raise ConstraintError(f"seat={seat!r}, hand={hand!r}: give the seat and its hand together, "
+                                  f"or neither")
+        self.seat = None if seat is None else rules.seat_index(seat)
+        self.hand = Hand() if hand is None else as_hand(hand, rules, "hand")
+        if seat is not None:
+            check_hand(self.hand, rules)
         self.max_tries = whole("max_tries", max_tries, 1)
         self.known = parse_known(known, rules)
         self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c)
@@ -251,7 +258,8 @@ class DealSampler:
         self._names = names
         sizes = [rules.hand_size] * rules.seats + [rules.nest_size, rules.out_of_play]
         fixed = [0] * len(names)
-        fixed[self.seat] = self.hand.mask
+        if self.seat is not None:
+            fixed[self.seat] = self.hand.mask
         seen = self.hand.mask
         for name, cards in self.known.items():
             p = names.index(name)
@@ -356,8 +364,10 @@ class DealSampler:
     # ---------------------------------------------------------------- dealing
     def __repr__(self) -> str:
         known = {k: v.rdn() for k, v in self.known.items()}
-        return (f"DealSampler(rules={self.rules.spec()!r}, seat={self.rules.seat_names[self.seat]!r}, "
-                f"hand={self.hand.rdn()!r}, known={known!r}, constraints={[c.text() for c in self.constraints]!r})")
+        seat = None if self.seat is None else self.rules.seat_names[self.seat]
+        hand = None if self.seat is None else self.hand.rdn()
+        return (f"DealSampler(rules={self.rules.spec()!r}, seat={seat!r}, hand={hand!r}, known={known!r}, "
+                f"constraints={[c.text() for c in self.constraints]!r})")
 
     @staticmethod
     def generator(seed: int, index: int) -> np.random.Generator:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rook_analyze.cli.common import emit, output_format, rules_option
+from rook_analyze.cli.common import checked, emit, output_format, rules_option
 from rook_analyze.solver import Rules, random_deals
 
 
@@ -13,21 +13,44 @@ from rook_analyze.solver import Rules, random_deals
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many deals.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
-              help="Random seed: the same seed and rules give the same deals. Default: fresh randomness.")
+              help="Random seed: the same seed and rules (and --known and --constraint) give the same deals. "
+                   "Default: fresh randomness (with --known or --constraint, a fresh seed, said on standard "
+                   "error).")
+@click.option("--known", "known", multiple=True, metavar="PLACE:CARDS",
+              help="Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1' (repeatable).")
+@click.option("--constraint", "-c", "constraints", multiple=True, metavar="PLACE:FEATURE OP N",
+              help="A condition on a hand or the nest, e.g. 'N:B>=5', 'nest:counters>=20', 'E:rook=1'; "
+                   "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @output_format(("rdn", "json", "jsonl", "csv"), default="rdn",
                help="rdn: one deal a line (N / E / S / W / nest), ready for 'solve --file'; "
                     "json, jsonl, csv: fields deal, rules and one per hand (N, E, S, W, nest).")
-def deal(rules: Rules, count: int, seed: int | None, fmt: str) -> None:
+def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], constraints: tuple[str, ...],
+         fmt: str) -> None:
     """Print --count random deals, one RDN line each (hands and nest).
 
     Each seat gets the preset's hand size, the nest its nest size, and any
     cards left over stay out of play. Reproducible per --seed and --rules.
+    With --known and --constraint only deals that meet them all, uniform
+    among those (as 'hand' samples; constraints too rare to meet are an
+    error, not a hang).
 
     \b
-    Example:
+    Examples:
       rook-analyze deal --rules full --count 3 --seed 1
+      rook-analyze deal --rules hasbro --count 20 --seed 1 --known 'N:Rook' -c 'N:B>=5' -c 'nest:counters>=20'
     """
-    deals = random_deals(rules, count, seed)
+    if known or constraints:
+        from rook_analyze.analysis.sampling import Constraint, DealSampler, resolve_seed
+
+        parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
+        sampler = checked(lambda: DealSampler(rules, known=list(known), constraints=parsed))
+        fresh = seed is None
+        seed = resolve_seed(seed)
+        deals = checked(lambda: sampler.deals(count, seed))
+        if fresh:  # after the dealing: constraints it could not meet say so without a seed first
+            click.echo(f"seed {seed}", err=True)
+    else:
+        deals = random_deals(rules, count, seed)
     if fmt == "rdn":
         for d in deals:
             click.echo(d.rdn())

@@ -123,6 +123,36 @@ def test_deal_formats_carry_the_same_deals():
     assert rows[0]["N"] == Deal.from_rdn(rdn[0], "hasbro").hands[0].rdn()
 
 
+def test_deal_with_known_cards_and_constraints():
+    args = ["deal", "--rules", "hasbro", "--count", "12", "--known", "N:Rook", "-c", "N:B>=5",
+            "-c", "nest:counters>=20"]
+    r = run(*args, "--seed", "2")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert len(lines) == 12 and run(*args, "--seed", "2").stdout == r.stdout
+    for line in lines:
+        d = Deal.from_rdn(line, "hasbro", complete=True)
+        assert d.hands[0].has_bird() and d.hands[0].count("B") >= 5
+        assert d.rules.points_of_mask(d.nest.mask) >= 20
+    # without --seed: a fresh seed, said on standard error, that gives the same deals again
+    fresh = run(*args)
+    assert fresh.exit_code == 0 and fresh.stderr.startswith("seed ")
+    seed = fresh.stderr.split()[1]
+    assert run(*args, "--seed", seed).stdout == fresh.stdout
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["-c", "E:rook=1", "-c", "W:rook=1"], ["contradictory constraints", "'E:rook=1'"]),
+    (["-c", "E:rook=1", "-c", "E:counters<20"], ["no deal in 200,000 tries"]),
+    (["-c", "X:B>1"], ["'X:B>1'", "place 'X'"]),
+    (["-c", "E:hcp>1"], ["--constraint", "'E:hcp>1'"]),
+    (["--known", "N:B99"], ["'B99'"]),
+    (["--known", "N:B14", "--known", "E:B14"], ["'B14'", "both N and E"]),
+])
+def test_deal_constraints_that_cannot_be_met_are_one_line(extra, words):
+    assert_bad_input(run("deal", "--rules", "hasbro", "--seed", "1", *extra), *words)
+
+
 # ------------------------------------------------------------- bad input
 BAD = [
     (["deal", "--rules", "fulx"], ["--rules", "'fulx'"]),

@@ -86,6 +86,26 @@ def test_constraints_hold_in_every_deal():
         assert d.nest.count("Y") == 0
 
 
+def test_a_dealer_without_a_bidder_meets_known_cards_and_constraints():
+    s = DealSampler(HASBRO, known=["N: Rook B14"], constraints=["N:B>=5", "nest:counters>=20", "E:R<=1"])
+    deals = s.deals(40, seed=4)
+    assert deals == DealSampler(HASBRO, None, None, ["N: Rook B14"], ["N:B>=5", "nest:counters>=20",
+                                                                      "E:R<=1"]).deals(40, seed=4)
+    hands = set()
+    for d in deals:
+        assert Hand.from_rdn("Rook B14").mask & ~d.hands[0].mask == 0 and d.hands[0].count("B") >= 5
+        assert HASBRO.points_of_mask(d.nest.mask) >= 20 and d.hands[1].count("R") <= 1
+        assert all(len(h) == HASBRO.hand_size for h in d.hands) and len(d.nest) == HASBRO.nest_size
+        hands.add(d.hands[0].mask)
+    assert len(hands) > 30  # N's other cards are dealt, not fixed
+    # the known cards' Rook may sit nowhere else
+    assert not any(d.hands[k].has_bird() for d in deals for k in (1, 2, 3))
+    with pytest.raises(ConstraintError, match="seat and its hand together"):
+        DealSampler(HASBRO, "N")
+    with pytest.raises(ConstraintError, match="seat and its hand together"):
+        DealSampler(HASBRO, hand=HASBRO_HAND)
+
+
 def test_unconstrained_deals_are_uniform():
     # the nest's share of the Rook: 5 of the 32 unseen cards under hasbro (9 held)
     s = DealSampler(HASBRO, "N", "B14 B13 R10 R5 Y12 Y7 G11 G6 G5")
