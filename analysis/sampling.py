@@ -241,9 +241,12 @@ class DealSampler:
                  max_tries: int = MAX_TRIES) -> None:
         rules = Rules.from_spec(rules)
         self.rules = rules
-        if (seat is None) != (hand is None):
-            raise ConstraintError(f"seat={seat!r}, hand={hand!r}: give the seat and its hand together, "
-                                  f"or neither")
+        if seat is not None and hand is None:
+            raise InvalidCardError(f"hand None: expected seat {seat!r}'s cards, a Hand or Rook deal notation "
+                                   f"(or neither a seat nor a hand, for deals with no bidder)")
+        if seat is None and hand is not None:
+            raise ConstraintError(f"seat=None, hand={hand!r}: give the seat that holds the hand "
+                                  f"(or neither, for deals with no bidder)")
         self.seat = None if seat is None else rules.seat_index(seat)
         self.hand = Hand() if hand is None else as_hand(hand, rules, "hand")
         if seat is not None:

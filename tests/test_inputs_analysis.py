@@ -289,12 +289,17 @@ def test_take_nest_seats_as_names_or_indices():
 
 def test_sampler_seats_and_hands():
     assert DealSampler(TINY, "e", HAND).seat == DealSampler(TINY, 1, HAND).seat == 1
-    for bad in (9, -1, True, 1.0, "X", None):
+    for bad in (9, -1, True, 1.0, "X"):
         with raises(RulesError, f"seat {bad!r}"):
             DealSampler(TINY, bad, HAND)
-    for bad in (None, 5, ["B14"]):
+    for bad in (5, ["B14"]):
         with raises(InvalidCardError, f"hand {bad!r}: expected a Hand"):
             DealSampler(TINY, "N", bad)
+    # a seat without its hand, or a hand without its seat (neither: a dealer with no bidder)
+    with raises(ConstraintError, "seat=None, hand='B14", "give the seat that holds the hand"):
+        DealSampler(TINY, None, HAND)
+    with raises(InvalidCardError, "hand None: expected seat 'N'"):
+        DealSampler(TINY, "N", None)
     with raises(InvalidCardError, "hand 'B14 B13 X9 G5'"):
         DealSampler(TINY, "N", "B14 B13 X9 G5")
 
