@@ -117,6 +117,16 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
         raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
 
 
+def known_option(help: str) -> Callable[[Any], Any]:
+    """``--known PLACE:CARDS`` (repeatable), as ``hand``, ``nest`` and ``deal`` read it."""
+    return click.option("--known", "known", multiple=True, metavar="PLACE:CARDS", help=help)
+
+
+def constraint_option(help: str, metavar: str = "SEAT:FEATURE OP N") -> Callable[[Any], Any]:
+    """``--constraint`` / ``-c`` (repeatable), as ``hand``, ``nest`` and ``deal`` read it."""
+    return click.option("--constraint", "-c", "constraints", multiple=True, metavar=metavar, help=help)
+
+
 def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
     """Call ``fn``; a ``RookError`` becomes ``BadInput`` prefixed with ``what``
     (the option or input it came from)."""

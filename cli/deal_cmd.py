@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from rook_analyze.cli.common import checked, emit, output_format, rules_option
+from rook_analyze.cli.common import checked, constraint_option, emit, known_option, output_format, rules_option
 from rook_analyze.solver import Rules, random_deals
 
 
@@ -16,11 +16,10 @@ from rook_analyze.solver import Rules, random_deals
               help="Random seed: the same seed and rules (and --known and --constraint) give the same deals. "
                    "Default: fresh randomness (with --known or --constraint, a fresh seed, said on standard "
                    "error).")
-@click.option("--known", "known", multiple=True, metavar="PLACE:CARDS",
-              help="Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1' (repeatable).")
-@click.option("--constraint", "-c", "constraints", multiple=True, metavar="PLACE:FEATURE OP N",
-              help="A condition on a hand or the nest, e.g. 'N:B>=5', 'nest:counters>=20', 'E:rook=1'; "
-                   "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
+@known_option("Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1' (repeatable).")
+@constraint_option("A condition on a hand or the nest, e.g. 'N:B>=5', 'nest:counters>=20', 'E:rook=1'; "
+                   "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).",
+                   metavar="PLACE:FEATURE OP N")
 @output_format(("rdn", "json", "jsonl", "csv"), default="rdn",
                help="rdn: one deal a line (N / E / S / W / nest), ready for 'solve --file'; "
                     "json, jsonl, csv: fields deal, rules and one per hand (N, E, S, W, nest).")

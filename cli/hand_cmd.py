@@ -8,9 +8,9 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, checked, compile_notice,
-                                     emit_report, format_table, joined, output_format, plural, progress,
-                                     read_deal_lines, rounded_records, rules_option, save_figure, seat_index,
-                                     slow_hands_notice)
+                                     constraint_option, emit_report, format_table, joined, known_option,
+                                     output_format, plural, progress, read_deal_lines, rounded_records,
+                                     rules_option, save_figure, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -29,10 +29,8 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
               help="Sampled deals (the most, with --precision).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
-@click.option("--known", "known", multiple=True, metavar="PLACE:CARDS",
-              help="Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1' (repeatable).")
-@click.option("--constraint", "-c", "constraints", multiple=True, metavar="SEAT:FEATURE OP N",
-              help="A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
+@known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1' (repeatable).")
+@constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
                    "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
               help="Sample in rounds of 100 and stop once the standard error of ev at the deciding bids (the "

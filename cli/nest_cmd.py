@@ -9,8 +9,8 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, checked, compile_notice,
-                                     emit_report, format_table, output_format, plural, progress, rounded_records,
-                                     rules_option, seat_index, slow_hands_notice)
+                                     constraint_option, emit_report, format_table, known_option, output_format,
+                                     plural, progress, rounded_records, rules_option, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
@@ -50,10 +50,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")
-@click.option("--known", "known", multiple=True, metavar="PLACE:CARDS",
-              help="Cards known to lie with another seat, e.g. 'E:B14 R5' (repeatable).")
-@click.option("--constraint", "-c", "constraints", multiple=True, metavar="SEAT:FEATURE OP N",
-              help="A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0' (repeatable, "
+@known_option("Cards known to lie with another seat, e.g. 'E:B14 R5' (repeatable).")
+@constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0' (repeatable, "
                    "all must hold).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Solver threads. Default: all cores. Results do not depend on it.")
