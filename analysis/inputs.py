@@ -12,8 +12,8 @@ import numbers
 import os
 from typing import Any, Callable, Mapping
 
-from rook_analyze.solver.cards import Card, Hand, mask_indices
-from rook_analyze.solver.errors import ConstraintError, InvalidCardError, RookError
+from rook_analyze.solver.cards import Hand, first_card
+from rook_analyze.solver.errors import ConstraintError, DuplicateCardError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
 
 
@@ -107,9 +107,19 @@ def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) 
                                f"e.g. 'B14 R5 Rook'")
     stray = hand.mask & ~rules.deck_mask
     if stray:  # as text is read: a card the deck lacks is an error, not a card dealt from nowhere
-        card = Card.from_index(mask_indices(stray)[0]).rdn()
-        raise InvalidCardError(f"{what} {hand.rdn()!r}: card {card!r} is not in the {rules.spec()!r} deck")
+        raise InvalidCardError(f"{what} {hand.rdn()!r}: card {first_card(stray)!r} is not in the "
+                               f"{rules.spec()!r} deck")
     return hand
+
+
+def hand_and_nest(hand: Any, nest: Any, rules: Rules) -> tuple[Hand, Hand]:
+    """The declarer's hand and the nest (Hands or Rook deal notation, as
+    ``as_hand`` reads them), with no card in both."""
+    hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
+    both = hand.mask & nest.mask
+    if both:
+        raise DuplicateCardError(f"card {first_card(both)!r} is in both the hand and the nest")
+    return hand, nest
 
 
 def callable_or_none(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> Callable[..., Any] | None:

@@ -69,14 +69,14 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve_batch
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, mask_indices
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError
+from rook_analyze.solver.errors import ConstraintError, DealError
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import as_hand, callable_or_none, check_policy, number, threads_count, whole
+from .inputs import as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count, whole
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
@@ -96,13 +96,9 @@ def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, 
     """The declarer's hand and the nest, checked against the rules: the right
     number of cards each, every card in the deck, no card twice."""
     rules = Rules.from_spec(rules)
-    hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
+    hand, nest = hand_and_nest(hand, nest, rules)
     check_hand(hand, rules)
     check_cards(nest, "nest", rules, rules.nest_size, f"has a nest of {rules.nest_size}", DealError)
-    both = hand.mask & nest.mask
-    if both:
-        card = Card.from_index(mask_indices(both)[0]).rdn()
-        raise DuplicateCardError(f"card {card!r} is in both the hand and the nest")
     return hand, nest
 
 

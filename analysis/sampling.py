@@ -46,7 +46,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Card, Hand, mask_indices
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
@@ -192,7 +192,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
             hand = cards
             bad = hand.mask & ~rules.deck_mask
             if bad:
-                raise InvalidCardError(f"known card {Card.from_index(mask_indices(bad)[0]).rdn()!r} "
+                raise InvalidCardError(f"known card {first_card(bad)!r} "
                                        f"is not in the {rules.spec()!r} deck")
         elif not isinstance(cards, str):
             raise InvalidCardError(f"known cards for {name} ({cards!r}): expected a Hand or cards in Rook "
@@ -205,13 +205,11 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
             if not hand.mask:  # 'E:' names a place and no card: a slip, not a statement
                 raise ConstraintError(f"known cards for {name}: none given (expected PLACE:CARDS, e.g. "
                                       f"'{name}:B14 R5')")
-        if name in out and out[name].mask & hand.mask:
-            dup = Card.from_index(mask_indices(out[name].mask & hand.mask)[0]).rdn()
-            raise DuplicateCardError(f"known card {dup!r} is given twice for {name}")
         for other, held in out.items():
-            if other != name and held.mask & hand.mask:
-                dup = Card.from_index(mask_indices(held.mask & hand.mask)[0]).rdn()
-                raise DuplicateCardError(f"known card {dup!r} is given for both {other} and {name}")
+            if held.mask & hand.mask:
+                dup = first_card(held.mask & hand.mask)
+                raise DuplicateCardError(f"known card {dup!r} is given twice for {name}" if other == name else
+                                         f"known card {dup!r} is given for both {other} and {name}")
         out[name] = (out[name] | hand) if name in out else hand
     return out
 
@@ -268,11 +266,10 @@ class DealSampler:
             p = names.index(name)
             if p == self.seat:
                 raise ConstraintError(f"known cards for {name}: that is the bidder's own hand")
-            dup = cards.mask & seen
+            dup = cards.mask & self.hand.mask  # the places' known cards are apart (parse_known)
             if dup:
-                card = Card.from_index(mask_indices(dup)[0]).rdn()
-                where = "the bidder's hand" if dup & self.hand.mask else "another place"
-                raise DuplicateCardError(f"known card {card!r} for {name} is already in {where}")
+                raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "
+                                         f"bidder's hand")
             if len(cards) > sizes[p]:
                 raise ConstraintError(f"{len(cards)} known cards for {name} ({cards.rdn()!r}), "
                                       f"but {name} holds {sizes[p]} under {rules.spec()!r}")
@@ -474,8 +471,8 @@ def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,
     raised for a card not in the deck."""
     bad = cards.mask & ~rules.deck_mask
     if bad:
-        card = Card.from_index(mask_indices(bad)[0]).rdn()
-        raise outside_error(f"card {card!r} in {what} {cards.rdn()!r} is not in the {rules.spec()!r} deck")
+        raise outside_error(f"card {first_card(bad)!r} in {what} {cards.rdn()!r} is not in the "
+                            f"{rules.spec()!r} deck")
     if len(cards) != size:
         raise DealError(f"{what} {cards.rdn()!r} has {len(cards)} cards: {rules.spec()!r} {size_text}")
 

@@ -45,12 +45,12 @@ import pyarrow.parquet as pq
 
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY
-from rook_analyze.solver.cards import Card, Hand, mask_indices
+from rook_analyze.solver.cards import Hand
 from rook_analyze.solver.deal import Deal, random_deal
-from rook_analyze.solver.errors import DuplicateCardError, RookError
+from rook_analyze.solver.errors import RookError
 from rook_analyze.solver.rules import Rules
 
-from .inputs import as_hand, callable_or_none, folder, is_whole, number, optional_whole, threads_count, whole
+from .inputs import callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count, whole
 
 SCHEMA_VERSION = 1
 MAX_DEALS = 2**31 - 1
@@ -186,10 +186,7 @@ def declarer_choice(rules: Rules | str, hand: Hand | str, nest: Hand | str) -> t
     trump the discards (a mask) it would make if that trump were named."""
     rules = Rules.from_spec(rules)
     policy = DEFAULT_POLICY
-    hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
-    if hand.mask & nest.mask:
-        card = Card.from_index(mask_indices(hand.mask & nest.mask)[0]).rdn()
-        raise DuplicateCardError(f"card {card!r} is in both the hand and the nest")
+    hand, nest = hand_and_nest(hand, nest, rules)
     cards = hand | nest
     discards = {t: policy.discard(cards, t, rules).mask for t in rules.trumps}
     return policy.trump(cards, rules), discards

@@ -187,6 +187,12 @@ def mask_indices(mask: int) -> list[int]:
     return out
 
 
+def first_card(mask: int) -> str:
+    """The first card of a non-empty mask in canonical order, as RDN text:
+    the card an error message names."""
+    return Card.from_index(mask_indices(mask)[0]).rdn()
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     """The bit mask of some cards."""
     m = 0
@@ -241,9 +247,9 @@ class Hand:
         # Hand(mask) is built in sampling loops: two cheap tests on the good path
         mask = self.mask
         if type(mask) is not int:
-            if isinstance(mask, bool) or not hasattr(mask, "__index__"):
-                _bad_mask(mask)
-            mask = operator.index(mask)  # a numpy integer from an array of masks: as a plain int
+            mask = _as_index(mask)  # a numpy integer from an array of masks: as a plain int
+            if mask is None:
+                _bad_mask(self.mask)
             object.__setattr__(self, "mask", mask)
         if mask & _NOT_CARD_BITS:
             _bad_mask(mask)

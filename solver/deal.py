@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .cards import Card, Hand, _check_text, _is_int, mask_indices, shown
+from .cards import Hand, _check_text, _is_int, first_card, mask_indices, shown
 from .errors import DealError, DuplicateCardError, InvalidCardError, RookError
 from .rules import Rules
 
@@ -61,11 +61,11 @@ class Deal:
     def _check_cards(self, name: str, mask: int, seen: int) -> None:
         outside = mask & ~self.rules.deck_mask
         if outside:
-            card = Card.from_index(mask_indices(outside)[0]).rdn()
+            card = first_card(outside)
             raise InvalidCardError(f"card {card!r} ({name}) is not in the {self.rules.spec()!r} deck")
         dup = mask & seen
         if dup:
-            card = Card.from_index(mask_indices(dup)[0]).rdn()
+            card = first_card(dup)
             raise DuplicateCardError(f"duplicate card {card!r}: dealt twice (again in {name})")
 
     # -------------------------------------------------------------- parsing
