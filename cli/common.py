@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import click
 
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
+from rook_analyze.solver.api import ctrl_c_stops_searches
 
 TRUMPS = ("B", "R", "Y", "G", "none")
 
@@ -69,7 +70,8 @@ class RookGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with ctrl_c_stops_searches():  # a Ctrl-C that Python drops still stops the run
+                return super().invoke(ctx)
         except click.ClickException as e:
             raise _one_line(e) from None
         except RookError as e:

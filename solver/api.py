@@ -9,12 +9,14 @@ from __future__ import annotations
 import math
 import os
 import queue
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -47,6 +49,34 @@ def _finished(value: int) -> int:
     if value < 0:
         raise SearchInterrupted("the search was interrupted")
     return int(value)
+
+
+@contextmanager
+def ctrl_c_stops_searches() -> Iterator[None]:
+    """While the block runs, Ctrl-C sets the stop flag itself, then raises
+    KeyboardInterrupt as usual.
+
+    Python drops a KeyboardInterrupt that lands in a weakref callback or a
+    ``__del__`` (it prints "Exception ignored" and goes on), and with the
+    plain handler a long run would then go on to the end. Here the searches
+    stop all the same and the next one raises ``SearchInterrupted``. The flag
+    is cleared when the block ends. Off the main thread, or where a program
+    has put in its own SIGINT handler, the block changes nothing."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+
+    def stop_and_raise(signum, frame):
+        _stop[0] = 1
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, stop_and_raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _stop[0] = 0
 
 
 def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:

@@ -106,3 +106,37 @@ def test_cli_ctrl_c_is_one_line_and_status_130():
     assert result.exit_code == 130, result.output
     assert result.output.strip().splitlines()[-1] == "interrupted"
     assert api._stop[0] == 0
+
+
+def test_a_ctrl_c_that_python_drops_still_stops_the_searches():
+    # Python drops a KeyboardInterrupt raised in a weakref callback or a
+    # __del__ ("Exception ignored"); under the command line's guard the
+    # handler has set the stop flag first, so the run stops all the same
+    deals = list(random_deals(RULES, 4, seed=5))
+    expected = solve(deals[0], "B", "N").declarer_points
+    with api.ctrl_c_stops_searches():
+        handler = signal.getsignal(signal.SIGINT)
+        assert handler is not signal.default_int_handler
+        try:
+            handler(signal.SIGINT, None)
+        except KeyboardInterrupt:
+            pass  # dropped, as Python drops it in a callback
+        with pytest.raises(api.SearchInterrupted):
+            solve(deals[0], "B", "N")
+        with pytest.raises(KeyboardInterrupt):
+            solve_batch(deals, "B", "N", threads=2)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert api._stop[0] == 0
+    assert solve(deals[0], "B", "N").declarer_points == expected
+
+
+def test_the_guard_leaves_another_handler_alone():
+    calls = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: calls.append(signum))
+    try:
+        with api.ctrl_c_stops_searches():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # the handler runs on the main thread's next bytecode
+        assert calls == [signal.SIGINT] and api._stop[0] == 0
+    finally:
+        signal.signal(signal.SIGINT, previous)
