@@ -362,6 +362,11 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
         pos = int(pos)
         text = "dealer" if pos == n else POSITION_TEXT.get(pos, f"{pos} left of dealer") if n == 4 else \
             f"{pos} left of dealer"
+        if n == 4 and pos == 2:
+            # across the table is the dealer's partner only when the sides alternate (teams=0101)
+            dealer = rules.check_seat(str(group["dealer"].iloc[0]))
+            if rules.side_of((dealer + 2) % n, dealer) != 1:
+                text = "across from dealer"
         row = {"position": pos, "seat": text, "declarer_leads": bool(group["declarer_leads"].iloc[0]),
                "side_leads": bool(group["side_leads"].iloc[0]), "rows": len(group),
                "mean_points": float(group[target].mean()),

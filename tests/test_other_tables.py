@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from rook_analyze.analysis.hand import analyze_hand
 from rook_analyze.analysis.nest import analyze_nest
+from rook_analyze.analysis.report import by_position
 from rook_analyze.analysis.simulate import SimulationError, make_plan, simulate_chunk
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules, card_values, random_deal, solve
@@ -128,3 +129,14 @@ def test_cli_hand_at_three_seats():
     library = analyze_hand(deal.hands[0], rules, samples=3, seed=1).to_dict()
     assert doc["recommendation"] == json.loads(json.dumps(library["recommendation"]))
     assert [t["mean"] for t in doc["trumps"]] == pytest.approx([t["mean"] for t in library["trumps"]])
+
+
+@pytest.mark.parametrize("spec, across", [
+    (PAIRS, "across from dealer"),                        # W deals, S is its partner
+    ("hasbro,teams=alone,hand_size=4", "across from dealer"),
+    ("hasbro,hand_size=4", "dealer's partner"),
+])
+def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across):
+    frame = simulate_chunk(make_plan(spec, 1, seed=1, chunk_size=1), 0).to_pandas()
+    seats = list(by_position(frame, spec, "policy_points", [70])["seat"])
+    assert seats == ["left of dealer (bids first)", across, "right of dealer", "dealer"]
