@@ -83,7 +83,7 @@ class Deal:
         nest: Hand | None = None
         src = _check_text(text, "a deal", DealError).strip()
         if not src:
-            raise DealError("empty deal: expected 'N: cards / E: cards / ...'")
+            raise DealError(f"empty deal: expected '{names[0]}: cards / {names[1]}: cards / ...'")
         for part in src.split("/"):
             m = _PART_RE.match(part)
             if not m:

@@ -165,7 +165,10 @@ def test_example_deal():
     (EXAMPLE + " / nest: B2", "full", DealError, ["nest", "twice"]),
     (EXAMPLE.split(" / W:")[0], "hasbro", DealError, ["no hand for W"]),
     (EXAMPLE.replace("W: ", "W "), "hasbro", DealError, ["SEAT: cards"]),
-    ("", "hasbro", DealError, ["empty deal"]),
+    ("", "hasbro", DealError, ["empty deal", "'N: cards / E: cards"]),
+    # another table's seats, in its own names
+    ("", "hasbro,seats=3,teams=alone", DealError, ["empty deal", "'P1: cards / P2: cards"]),
+    ("N: B5 / E: B6 / S: B7", "hasbro,seats=3,teams=alone", DealError, ["'N'", "P1 P2 P3"]),
 ])
 def test_deal_errors_name_the_token_and_reason(text, spec, error, words):
     with pytest.raises(error) as err:
