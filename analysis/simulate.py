@@ -83,10 +83,17 @@ class Plan:
     seed: int
     deals: int
     chunk_size: int = DEFAULT_CHUNK_SIZE
-    dealer: str = "W"
+    dealer: str | None = None   # None: the last seat (W, or the last P at other tables)
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
+        if self.dealer is None and isinstance(self.rules, str):
+            # not a literal W: the other tables have no W (the rules' text is checked here then)
+            try:
+                last = Rules.from_spec(self.rules).last_seat
+            except RookError as e:
+                raise SimulationError(f"rules={self.rules!r}: {e}") from None
+            object.__setattr__(self, "dealer", last)
         whole("deals", self.deals, 1, error=SimulationError, small="need at least 1 deal")
         whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
         whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from rook_analyze.analysis.hand import analyze_hand
 from rook_analyze.analysis.nest import analyze_nest
 from rook_analyze.analysis.report import by_position
-from rook_analyze.analysis.simulate import SimulationError, make_plan, simulate_chunk
+from rook_analyze.analysis.simulate import Plan, SimulationError, make_plan, simulate_chunk
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules, card_values, random_deal, solve
 from rook_analyze.solver.errors import IllegalActionError
@@ -69,6 +69,15 @@ def test_simulate_keeps_the_sides_of_its_rules():
     frame = simulate_chunk(three, 0).to_pandas()
     assert list(frame["seat"]) == ["P1", "P2", "P3"] * 2
     assert list(frame["dealer"]) == ["P3"] * 6
+
+
+def test_a_plan_made_by_hand_deals_from_the_last_seat_of_its_table():
+    plan = Plan(rules=THREE, seed=1, deals=2)              # no W at three seats
+    assert plan == make_plan(THREE, 2, seed=1, chunk_size=plan.chunk_size)
+    assert list(simulate_chunk(plan, 0).to_pandas()["dealer"]) == ["P3"] * 6
+    assert Plan(rules="hasbro", seed=1, deals=2).dealer == "W"
+    with pytest.raises(SimulationError, match="seats=3"):
+        Plan(rules="hasbro,seats=3", seed=1, deals=2)
 
 
 def test_simulate_refuses_rules_its_text_cannot_rebuild():
