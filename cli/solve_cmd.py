@@ -82,7 +82,10 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
                 else seat_index(rules, leader, "--leader", "first"))
     played = parse_trick(trick)
-    if len(deal) > 1 and sum(w.count("/") for w in deal) > rules.seats:  # one deal: a / between its parts
+    # one deal: a / between its parts, and the first seat once (at two seats with no nest,
+    # two deals have no more /s than the seats)
+    firsts = re.findall(rf"(?<![A-Za-z0-9]){rules.seat_names[0]}\s*:", " ".join(deal), re.I)
+    if len(deal) > 1 and (sum(w.count("/") for w in deal) > rules.seats or len(firsts) > 1):
         # several quoted deals: the words are joined into one deal, which would fail confusingly
         raise BadInput(f"DEAL: the {len(deal)} arguments hold more than one deal; give one, or several in a file "
                        "(--file PATH) or on standard input (-), one a line")

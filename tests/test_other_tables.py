@@ -149,3 +149,13 @@ def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across)
     frame = simulate_chunk(make_plan(spec, 1, seed=1, chunk_size=1), 0).to_pandas()
     seats = list(by_position(frame, spec, "policy_points", [70])["seat"])
     assert seats == ["left of dealer (bids first)", across, "right of dealer", "dealer"]
+
+
+def test_cli_two_deals_as_arguments_at_two_seats_without_a_nest():
+    # one such deal has a single '/': two of them were read as one deal with a card 'P1:'
+    spec = "hasbro,seats=2,teams=alone,nest_size=0,hand_size=2"
+    one, two = (d.rdn() for d in (random_deal(spec, seed=1), random_deal(spec, seed=2)))
+    res = run("solve", "--rules", spec, "--trump", "B", "--declarer", "P1", one, two)
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "more than one deal" in res.stderr and res.stderr.count("\n") == 1
+    assert run("solve", "--rules", spec, "--trump", "B", "--declarer", "P1", *one.split()).exit_code == 0
