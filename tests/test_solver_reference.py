@@ -119,6 +119,35 @@ def test_other_tables_equal_reference(rules):
         _check(*case, zero_sum=True)
 
 
+@pytest.mark.parametrize("spec", [
+    "hasbro,seats=3,teams=011,hand_size=4,most_tricks=3:20",         # one against two
+    "hasbro,seats=2,teams=alone,hand_size=5,most_tricks=3:20",       # heads-up: 5 tricks, always awarded
+    "hasbro,seats=5,teams=01000,hand_size=4,most_tricks=3:20",       # one against four
+    "full,seats=6,teams=000111,hand_size=3,most_tricks=2:20",        # three against three, side by side
+    "hasbro,teams=0111,hand_size=4,most_tricks=3:25",                # one against three
+])
+def test_most_tricks_with_uneven_sides_equals_reference(spec):
+    # the bonus goes to a side, however many seats it has: whoever reaches N tricks together
+    rules = Rules.from_spec(spec)
+    for case in _cases(rules, zlib.crc32(spec.encode()), {2: 40, 3: 60, 4: 40}):
+        _check(*case, zero_sum=case[0].cards_per_hand < rules.most_tricks[0])
+
+
+def test_solve_batch_at_other_tables_equals_reference():
+    rng = random.Random(23)
+    deals, trumps, declarers, leaders, expect = [], [], [], [], []
+    for spec in ("hasbro,seats=3,teams=alone", "hasbro,seats=5,teams=00111", "full,seats=6,teams=011111",
+                 "hasbro,seats=2,teams=01,most_tricks=3:20,hand_size=4"):
+        rules = Rules.from_spec(spec)
+        for _ in range(25):
+            d = random_endgame(rules, rng.choice([2, 3]), rng)
+            t, dec, lead = rng.choice(rules.trumps), rng.randrange(rules.seats), rng.randrange(rules.seats)
+            deals.append(d), trumps.append(t), declarers.append(dec), leaders.append(lead)
+            expect.append(naive_value(d, t, dec, lead))
+    got = solve_batch(deals, trumps, declarers, leaders, threads=2)
+    assert [int(v) for v in got] == expect
+
+
 def test_the_largest_point_values_equal_reference():
     """Trick points and a bonus near the most a hand may hold (MAX_HAND_POINTS):
     values that large still fit the search's table and its bounds."""
