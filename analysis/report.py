@@ -364,8 +364,8 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
             f"{pos} left of dealer"
         if n == 4 and pos == 2:
             # across the table is the dealer's partner only when the sides alternate (teams=0101)
-            dealer = rules.check_seat(str(group["dealer"].iloc[0]))
-            if rules.side_of((dealer + 2) % n, dealer) != 1:
+            across = rules.check_seat(str(group["seat"].iloc[0]))
+            if rules.side_of(across, (across + 2) % n) != 1:
                 text = "across from dealer"
         row = {"position": pos, "seat": text, "declarer_leads": bool(group["declarer_leads"].iloc[0]),
                "side_leads": bool(group["side_leads"].iloc[0]), "rows": len(group),

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from rook_analyze.analysis.hand import analyze_hand
 from rook_analyze.analysis.nest import analyze_nest
-from rook_analyze.analysis.report import by_position
-from rook_analyze.analysis.simulate import Plan, SimulationError, make_plan, simulate_chunk
+from rook_analyze.analysis.report import by_position, load_frame
+from rook_analyze.analysis.simulate import (Plan, SimulationError, make_plan, prepare_output, simulate_chunk,
+                                            write_part)
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules, card_values, random_deal, solve
 from rook_analyze.solver.errors import IllegalActionError
@@ -145,8 +146,11 @@ def test_cli_hand_at_three_seats():
     ("hasbro,teams=alone,hand_size=4", "across from dealer"),
     ("hasbro,hand_size=4", "dealer's partner"),
 ])
-def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across):
-    frame = simulate_chunk(make_plan(spec, 1, seed=1, chunk_size=1), 0).to_pandas()
+def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across, tmp_path):
+    plan = make_plan(spec, 1, seed=1, chunk_size=1)
+    prepare_output(tmp_path, plan, resume=False)
+    write_part(tmp_path, 0, simulate_chunk(plan, 0))
+    frame = load_frame(tmp_path)        # the columns the report reads, as 'report' does
     seats = list(by_position(frame, spec, "policy_points", [70])["seat"])
     assert seats == ["left of dealer (bids first)", across, "right of dealer", "dealer"]
 
