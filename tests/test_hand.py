@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import errno
+import io
 import json
 import math
 
@@ -65,41 +67,69 @@ def test_p_make_never_rises_with_the_bid(small_report):
 
 
 def test_figures_equal_direct_solver_calls(small_report):
+    """Every figure of the trumps and bids tables, worked out again here from
+    direct solver calls on the same sampled deals (README: best_share shares a
+    tied sample, cost is the mean loss against each sample's best trump)."""
     rep = small_report
     sampler = DealSampler(SMALL, "E", SMALL_HAND)
     own = []
     net_at = {b: [] for b in SMALL.bid_levels()}
+    by_trump = []   # a row a sample: the declaring side's points under B, R, Y, G
+    named = []      # the trump the policy names in each sample
     for i, row in rep.detail.iterrows():
         deal = sampler.deal(i, rep.seed)
         assert deal.rdn() == row["deal"]
         cards = deal.hands[1] | deal.nest
         assert DEFAULT_POLICY.trump(cards, SMALL) == row["trump"]
+        named.append(row["trump"])
+        pts = []
         for t in COLORS:
             played = take_nest(deal, 1, DEFAULT_POLICY.discard(cards, t, SMALL))
             r = solve(played, t, "E", dealer="N")
             assert r.declarer_points == row[f"points_{t}"]
+            pts.append(r.declarer_points)
             if t == row["trump"]:
                 assert r.defender_points == row["defender_points"]
                 own.append(r.declarer_points)
                 for b in net_at:
                     net_at[b].append((r.declarer_points if r.declarer_points >= b else -b) - r.defender_points)
+        by_trump.append(pts)
     own = np.array(own)
-    for t in COLORS:
-        col = rep.detail[f"points_{t}"].to_numpy()
+    by_trump = np.array(by_trump, float)
+    n = len(by_trump)
+    best = by_trump.max(axis=1)
+    for k, t in enumerate(COLORS):
+        col = by_trump[:, k]
         row = rep.trumps.set_index("trump").loc[t]
         assert math.isclose(row["mean"], col.mean())
-        assert math.isclose(row["se"], col.std(ddof=1) / math.sqrt(len(col)))
+        assert math.isclose(row["se"], col.std(ddof=1) / math.sqrt(n))
+        share = sum(1 / np.sum(by_trump[i] == best[i]) for i in range(n) if col[i] == best[i]) / n
+        assert math.isclose(row["best_share"], share)
+        assert math.isclose(row["policy_share"], named.count(t) / n)
+        assert math.isclose(row["cost"], float(np.mean(best - col)), abs_tol=1e-12)
+    assert len(set(named)) > 1 and (rep.trumps["cost"] > 0).any()  # the shares and costs say something here
     for _, row in rep.bids.iterrows():
         b = int(row["bid"])
-        assert math.isclose(row["p_make"], float(np.mean(own >= b)))
-        assert math.isclose(row["ev"], float(np.mean(net_at[b])))
+        p = float(np.mean(own >= b))
+        assert math.isclose(row["p_make"], p)
+        assert math.isclose(row["p_make_se"], math.sqrt(p * (1 - p) / n), abs_tol=1e-12)
+        net = np.array(net_at[b], float)
+        assert math.isclose(row["ev"], float(net.mean()))
+        assert math.isclose(row["ev_se"], float(net.std(ddof=1) / math.sqrt(n)))
 
 
 def test_reproducible_whatever_the_threads(small_report):
-    again = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=3, threads=1)
-    assert again.detail.equals(small_report.detail)
-    assert again.bids.equals(small_report.bids)
-    assert again.recommendation == small_report.recommendation
+    # the fixture ran on default_threads(); here one and three threads, each
+    # saying its progress (issue 4: progress and results whatever the core count)
+    said = {1: [], 3: []}
+    runs = {k: analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=3, threads=k,
+                            progress=said[k].append) for k in said}
+    for k, again in runs.items():
+        assert again.detail.equals(small_report.detail), k
+        assert again.bids.equals(small_report.bids), k
+        assert again.trumps.equals(small_report.trumps), k
+        assert again.recommendation == small_report.recommendation, k
+        assert sum(said[k]) == 40 * 4 and all(x > 0 for x in said[k]), k   # 4 solves a sample, as documented
     other = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=4, threads=2)
     assert not other.detail["deal"].equals(small_report.detail["deal"])
 
@@ -164,7 +194,8 @@ def run(*args):
 
 
 def test_cli_json_and_csv():
-    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "8", "--seed", "2", "--format", "json")
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "8", "--seed", "2", "--format", "json",
+            "--workers", "2")
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["samples"] == 8 and doc["seed"] == 2 and doc["rules"] == SMALL.spec()
@@ -176,6 +207,15 @@ def test_cli_json_and_csv():
     assert lines[0].startswith("section,")
     assert sum(line.startswith("bid,") for line in lines) == len(SMALL.bid_levels())
     assert lines[-1].startswith("recommendation,")
+    # the same figures on one worker as on two (issue 4: whatever the number of workers)
+    rows = list(csv.DictReader(io.StringIO(r2.stdout)))
+    by_bid = {int(x["bid"]): x for x in rows if x["section"] == "bid"}
+    for b in doc["bids"]:
+        assert float(by_bid[b["bid"]]["p_make"]) == pytest.approx(b["p_make"], abs=1e-5)
+        assert float(by_bid[b["bid"]]["ev"]) == pytest.approx(b["ev"], abs=1e-3)
+    by_trump = {x["trump"]: x for x in rows if x["section"] == "trump"}
+    for t in doc["trumps"]:
+        assert float(by_trump[t["trump"]]["mean"]) == pytest.approx(t["mean"], abs=1e-3)
     # the hand on standard input, as solve reads deals
     r3 = CliRunner().invoke(main, ["hand", "-", "--rules", SMALL.spec(), "--samples", "8", "--seed", "2",
                                    "--format", "json"], input=f"# my hand\n\n{SMALL_HAND}\n")
