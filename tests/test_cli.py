@@ -314,7 +314,12 @@ def test_readme_opens_with_the_install_and_test_commands():
     lines = README.read_text().splitlines()
     assert lines[0] == "```sh" and lines[3] == "```"
     run_cmd, test_cmd = lines[1], lines[2]
-    assert run_cmd.startswith("python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/rook-analyze ")
+    first = "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/rook-analyze hand "
+    assert run_cmd.startswith(first)  # issue 4: install, then `rook-analyze hand` on a sample hand
+    # and that command works: a report with a recommendation
+    shown = run(*shlex.split(run_cmd[len(first) - len("hand "):]))
+    assert shown.exit_code == 0, shown.output
+    assert "recommendation:" in shown.stdout
     # its own environment: an editable install over the first command's
     # regular one is shadowed by the numba cache that one left in site-packages
     assert test_cmd == ('python3 -m venv .venv-dev && .venv-dev/bin/pip install -e ".[test]" '
