@@ -236,6 +236,37 @@ def test_cli_table_and_plot(tmp_path):
     assert b"<svg" in svg.read_bytes()[:400]
 
 
+def test_bid_curve_draws_the_reports_figures_with_bands_and_labels(small_report):
+    """--plot's figure (issue 4): P(make) and ev against the bid, each with its
+    95% band, the axes labelled, a legend and the recommended bid marked; the
+    curves are the report's own figures, not merely some image."""
+    from matplotlib.collections import PolyCollection
+
+    from rook_analyze.analysis.plots import bid_curve
+
+    rep = small_report
+    fig = bid_curve(rep)
+    ax, ev_ax = fig.get_axes()
+    bids = rep.bids["bid"].to_numpy()
+    for axis, column in ((ax, "p_make"), (ev_ax, "ev")):
+        assert axis.get_ylabel()
+        curves = [line for line in axis.get_lines() if len(line.get_xdata()) == len(bids)]
+        assert len(curves) == 1, column
+        assert np.array_equal(curves[0].get_xdata(), bids)
+        assert np.allclose(curves[0].get_ydata(), rep.bids[column].to_numpy())
+        bands = [c for c in axis.collections if isinstance(c, PolyCollection)]
+        assert len(bands) == 1, column  # the 95% band
+        lo, hi = rep.bids[f"{column}_lo"].to_numpy(), rep.bids[f"{column}_hi"].to_numpy()
+        ys = bands[0].get_paths()[0].vertices[:, 1]
+        assert np.isclose(ys.min(), lo.min()) and np.isclose(ys.max(), hi.max()), column
+    assert ax.get_xlabel() and ax.get_title()
+    labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert any("95%" in x for x in labels) and any("P(make)" in x for x in labels)
+    assert rep.recommendation.bid is not None
+    assert any(f"recommended: {rep.recommendation.bid} in {rep.recommendation.trump}" in x for x in labels)
+    assert any(np.all(np.asarray(line.get_xdata()) == rep.recommendation.bid) for line in ax.get_lines())
+
+
 def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
