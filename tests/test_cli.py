@@ -306,6 +306,19 @@ def test_emit_json_turns_numpy_and_nan_into_plain_json(capsys):
     assert json.loads(capsys.readouterr().out) == {"n": 3}
 
 
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    """hand and nest show a bar on standard error (issue 4), off when it is not a terminal."""
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, shown in ((Terminal(), True), (io.StringIO(), False)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        with common.progress(8, "solving", unit="solve", mininterval=0) as bar:
+            bar.update(8)
+        assert ("solving" in stream.getvalue() and "8/8" in stream.getvalue()) == shown, stream.getvalue()
+
+
 # ---------------------------------------------------------------- README
 README = Path(__file__).resolve().parents[1] / "README.md"
 
