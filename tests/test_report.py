@@ -9,6 +9,7 @@ import errno
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -127,6 +128,23 @@ def test_report_tables_agree_with_the_data(dataset):
         assert every[f"make_{b}"] == pytest.approx((frame["policy_points"] >= b).mean())
     buckets = table[table["bucket"] != "all hands"]
     assert buckets["rows"].sum() == len(frame)
+    # each bucket is the rows its label names, by the count the report prints
+    count = rep.count.predict(frame)
+    assert len(buckets) >= 3
+    for _, row in buckets.iterrows():
+        label = row["bucket"]
+        nums = [float(x) for x in re.findall(r"-?\d+", label)]
+        if label.startswith("count < "):
+            inside = count < nums[0]
+        elif label.startswith("count >= "):
+            inside = count >= nums[0]
+        else:
+            inside = (count >= nums[0]) & (count < nums[1])
+        group = frame[inside]
+        assert row["rows"] == len(group), label
+        assert row["mean_points"] == pytest.approx(group["policy_points"].mean()), label
+        for b in rep.bids:
+            assert row[f"make_{b}"] == pytest.approx((group["policy_points"] >= b).mean()), (label, b)
     for _, row in buckets.iterrows():
         rates = [row[f"make_{b}"] for b in rep.bids]
         assert all(a >= b for a, b in zip(rates, rates[1:])), row["bucket"]
