@@ -71,6 +71,35 @@ def test_chunk_rows_are_the_policy_and_the_solver():
         assert row["position"] == {"N": 1, "E": 2, "S": 3, "W": 4}[row["seat"]]
 
 
+@pytest.mark.parametrize("rules, hand, expected", [
+    # counters 20 + 10 + 10 + 5 + 10; runs B14 B13 and G14 G13; 12 or above: B14 B13 Y12 G14 G13
+    ("hasbro", "Rook B14 B13 B11 R10 R5 Y12 G14 G13",
+     dict(counters=55, rook=1, len_B=3, len_R=2, len_Y=1, len_G=2, top_B=14, top_R=10, top_Y=12, top_G=14,
+          run_B=2, run_R=0, run_Y=0, run_G=2, longest=3, longest_color="B", tops=4, high=5, voids=0,
+          singletons=1)),
+    # kentucky: the 1 ranks first and counts 15 (15 + 10 + 15 + 10 + 5 + 20); its runs start at the 1
+    ("kentucky", "Rook B1 B14 R1 R14 Y6 Y5 G13 G12 G11",
+     dict(counters=75, rook=1, len_B=2, len_R=2, len_Y=2, len_G=3, top_B=15, top_R=15, top_Y=6, top_G=13,
+          run_B=2, run_R=2, run_Y=0, run_G=0, longest=3, longest_color="G", tops=4, high=6, voids=0,
+          singletons=0)),
+    # four colors of two: the longest is the one with the higher top card (R13 over B12)
+    ("hasbro", "Rook B12 B5 R13 R6 Y11 Y7 G10 G9",
+     dict(counters=35, rook=1, len_B=2, len_R=2, len_Y=2, len_G=2, top_B=12, top_R=13, top_Y=11, top_G=10,
+          run_B=0, run_R=0, run_Y=0, run_G=0, longest=2, longest_color="R", tops=0, high=2, voids=0,
+          singletons=0)),
+    # a void and two birds (double_bird), no counters among the numbers
+    ("hasbro,double_bird=true", "Rook Rook2 B13 B12 B11 B9 B8 R9 R8",
+     dict(counters=40, rook=2, len_B=5, len_R=2, len_Y=0, len_G=0, top_B=13, top_R=9, top_Y=0, top_G=0,
+          run_B=0, run_R=0, run_Y=0, run_G=0, longest=5, longest_color="B", tops=0, high=2, voids=2,
+          singletons=0)),
+], ids=["hasbro", "kentucky", "tie", "double_bird"])
+def test_hand_features_worked_by_hand(rules, hand, expected):
+    """The dataset's features (issue 6: counters held, length and top cards per
+    color, the Rook) on hands worked out by hand: the chunk test above only
+    compares the rows with hand_features itself."""
+    assert hand_features(rules, Hand.from_rdn(hand)) == expected
+
+
 def test_a_chunk_depends_on_seed_and_index_alone():
     a = make_plan(TINY, 50, seed=9, chunk_size=10)
     b = make_plan(TINY, 20, seed=9, chunk_size=10)   # another run length, same chunk 1
