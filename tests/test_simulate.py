@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from rook_analyze.analysis.features import hand_features
+from rook_analyze.analysis.policy import DEFAULT_POLICY
 from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,
                                             default_chunk_size, finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
                                             simulate, simulate_chunk, write_part)
@@ -53,9 +54,12 @@ def test_chunk_rows_are_the_policy_and_the_solver():
         for name, value in hand_features(rules, deal.hands[seat]).items():
             assert row[name] == value, name
         both = deal.hands[seat] | deal.nest
+        # the policy of hand (issue 6: "policy discards as in hand"), seeing hand and nest alone
+        assert row["policy_trump"] == DEFAULT_POLICY.trump(both, rules)
         for t in rules.trumps:
             discard = Hand.from_rdn(row[f"discard_{t}"])
             assert len(discard) == rules.nest_size and (discard - both).mask == 0
+            assert discard == DEFAULT_POLICY.discard(both, t, rules), t
             # the stored points are the solver's value of that position
             hands = list(deal.hands)
             hands[seat] = both - discard
