@@ -7,6 +7,7 @@ import errno
 import io
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -147,6 +148,11 @@ def test_precision_stops_early_on_the_same_samples():
 
 def test_decision_rule_and_wilson():
     assert "P(make b) >= 0.5" in DECISION_RULE and "ev(b) >= 0" in DECISION_RULE
+    # issue 4: the rule is stated in --help and in the README
+    shown = " ".join(run("hand", "--help").stdout.split())
+    assert f"Decision rule: {DECISION_RULE}" in shown
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert "**decision rule**: bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0" in readme
     lo, hi = wilson(0.5, 100)
     assert lo < 0.5 < hi and math.isclose(lo + hi, 1.0)
     assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
