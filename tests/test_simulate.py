@@ -104,6 +104,24 @@ def test_hand_features_worked_by_hand(rules, hand, expected):
     assert hand_features(rules, Hand.from_rdn(hand)) == expected
 
 
+def test_the_readme_documents_the_schema():
+    """Issue 6: the dataset's schema is documented in the README: its table names
+    every column (``len_B`` ... ``len_G`` standing for the four colors) with its type."""
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    table = text.split("| column | type | meaning |\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0]
+    documented = {}
+    for line in table.splitlines():
+        names_cell, types_cell = [c.strip() for c in line.strip("|").split("|")[:2]]
+        names = re.findall(r"`(\w+)`", names_cell)
+        if "..." in names_cell:   # `x_B` ... `x_G`
+            names = [names[0][:-1] + c for c in "BRYG"]
+        types = [t.strip() for t in types_cell.split(",")]
+        for name, kind in zip(names, types * len(names) if len(types) == 1 else types):
+            documented[name] = kind
+    schema = dataset_schema(Rules.from_spec("hasbro"))
+    assert documented == {f.name: str(f.type) for f in schema}
+
+
 def test_a_chunk_depends_on_seed_and_index_alone():
     a = make_plan(TINY, 50, seed=9, chunk_size=10)
     b = make_plan(TINY, 20, seed=9, chunk_size=10)   # another run length, same chunk 1
