@@ -192,6 +192,34 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     assert len(pd.read_parquet(out)) == len(frame)
 
 
+def test_a_part_is_written_to_a_temporary_name_and_renamed(tmp_path, monkeypatch):
+    """Issue 6: each chunk written atomically. A write that dies part-way leaves
+    no part (nor its temporary file); a whole one arrives by a rename in the folder."""
+    import rook_analyze.analysis.simulate as simulate_module
+
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 8, seed=3, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    table = simulate_chunk(plan, 0)
+    real_write, real_replace = simulate_module.pq.write_table, os.replace
+
+    def dies_part_way(t, f, **kwargs):
+        f.write(b"PAR1 half a part")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(simulate_module.pq, "write_table", dies_part_way)
+    with pytest.raises(OSError):
+        write_part(out, 0, table)
+    assert sorted(p.name for p in out.iterdir()) == [META_FILE] and finished_chunks(out) == set()
+    renames = []
+    monkeypatch.setattr(simulate_module.pq, "write_table", real_write)
+    monkeypatch.setattr(os, "replace", lambda a, b: renames.append((Path(a), Path(b))) or real_replace(a, b))
+    write_part(out, 0, table)
+    (src, dst), = renames
+    assert dst == out / "part-000000.parquet" and src.parent == out and src.name.startswith(".")
+    assert not src.exists() and finished_chunks(out) == {0}
+
+
 def test_simulate_with_nothing_left_to_do_starts_no_cluster(tmp_path):
     out = tmp_path / "run"
     plan = make_plan(TINY, 4, seed=3, chunk_size=4)
