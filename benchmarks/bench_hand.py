@@ -61,8 +61,10 @@ README_HAND = "Rook B14 B12 B10 B7 R13 R10 Y14 G11"  # the README's first comman
 
 def _rescored(**changes):
     # counters and bird_points are not knobs (``with_knobs``), so the fields
-    # are replaced; the deck, and so every deal, stays hasbro's
-    return lambda r: dataclasses.replace(r, **changes)
+    # are replaced; the deck, and so every deal, stays hasbro's. The bids go
+    # (as in bridge): the search does not read them, and hasbro's min_bid of
+    # 70 is more than a game of fewer points (tricks_only: 9) lets the rules hold
+    return lambda r: dataclasses.replace(r, min_bid=None, bid_step=None, max_bid=None, **changes)
 
 
 # hasbro's deals scored otherwise: which of its points make the search big
