@@ -63,8 +63,9 @@ def bench(rules: tuple[Rules, ...], deals: int, seed: int, fmt: str) -> None:
     """Solver speed on random full deals.
 
     For each rules (every --rules given, or hasbro, kentucky, dixie40): DEALS random
-    deals from SEED; N declares with its longest color as trump (ties: B,
-    R, Y, G), W deals, the leader is the rules' first lead; each deal is
+    deals from SEED; N (P1 at other tables) declares with its longest
+    color as trump (ties: B, R, Y, G), W (the last seat) deals, the leader
+    is the rules' first lead; each deal is
     solved from the first lead on one thread. The solver is compiled (or
     loaded from the cache) on a tiny position first, outside the timing.
     Deals of 13 cards (full, bridge) take by far the longest.
