@@ -415,3 +415,20 @@ def test_custom_counters_beyond_the_table_key_equal_reference(counters):
             unkeyed += 1
         _check(deal, trump, declarer, leader, (), zero_sum=True)
     assert unkeyed == 12
+
+
+def test_seven_card_deals_with_the_whole_nest_equal_reference():
+    """The largest positions the reference searches in a second or two: seven
+    cards a seat (28 of a hasbro deal's 36 in play) and the whole nest going
+    to the last trick, from the first lead. Whole deals, minutes each for the
+    reference, are checked by benchmarks/check_reference.py."""
+    rules = Rules.preset("hasbro")
+    rng = random.Random(29)
+    for _ in range(2):  # four seconds or so of the reference
+        deal = random_endgame(rules, 7, rng, nest_cards=rules.nest_size)
+        trump = rng.choice(rules.trumps)
+        declarer, leader = rng.randrange(4), rng.randrange(4)
+        where = _case_text(deal, trump, declarer, leader, ())
+        res = solve(deal, trump, declarer, leader)
+        assert res.declarer_points == naive_value(deal, trump, declarer, leader), where
+        assert res.defender_points == _total(deal) - res.declarer_points, where
