@@ -48,6 +48,7 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY
 from rook_analyze.solver.cards import Hand
 from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
+from rook_analyze.solver.api import stop_requested
 from rook_analyze.solver.rules import Rules
 
 from .inputs import callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count, whole
@@ -811,6 +812,10 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                 bar.finished(index, n)
                 if on_chunk is not None:
                     on_chunk(index, address)
+                if stop_requested():
+                    # a Ctrl-C that Python dropped (in a weakref callback) while this
+                    # loop ran: the chunks run in other processes, so stop here
+                    raise KeyboardInterrupt
         finally:
             bar.close()
             if subscribed:

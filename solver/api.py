@@ -79,6 +79,13 @@ def ctrl_c_stops_searches() -> Iterator[None]:
         _stop[0] = 0
 
 
+def stop_requested() -> bool:
+    """True while Ctrl-C has asked the searches to stop (see
+    ``ctrl_c_stops_searches``): for loops that wait on work elsewhere
+    (other processes) and so do not meet the flag in a search."""
+    return bool(_stop[0])
+
+
 def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
     """Run ``tasks`` on up to ``threads`` threads; their results, in order.
 

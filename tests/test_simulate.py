@@ -516,6 +516,28 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, reference, tmp_path):
     _same_dataset(out, reference)
 
 
+def test_a_dropped_ctrl_c_stops_the_run_at_the_next_chunk(cluster, tmp_path):
+    # the command line's SIGINT handler sets the stop flag before it raises;
+    # when Python drops the KeyboardInterrupt (in a weakref callback), the
+    # flag alone must end the run, whose chunks run in other processes
+    from rook_analyze.solver import api
+
+    address, _ = cluster
+    out = tmp_path / "run"
+    seen = []
+
+    def on_chunk(index: int, worker: str) -> None:
+        seen.append(index)
+        api._stop[0] = 1  # what the handler does, its exception dropped
+
+    with api.ctrl_c_stops_searches():
+        with pytest.raises(KeyboardInterrupt):
+            simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, scheduler=address,
+                     chunk_size=CLUSTER_CHUNK, progress=False, on_chunk=on_chunk)
+    assert len(seen) == 1 and sorted(finished_chunks(out)) == seen
+    assert api._stop[0] == 0
+
+
 def test_a_run_killed_outright_and_resumed_equals_the_uninterrupted_run(cluster, reference, tmp_path):
     address, _ = cluster
     out = tmp_path / "run"
