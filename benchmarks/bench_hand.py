@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         same = all(r.detail.equals(reports[0].detail) for r in reports[1:])
         med = statistics.median(times)
         scaled = target * n / samples
-        print(f"{case:8} {n:7d} {med:9.2f} {min(times):7.2f} {1000 * med / n:9.2f} {scaled:8.1f}  "
+        print(f"{case:8} {n:7d} {med:9.2f} {min(times):7.2f} {1000 * med / n:9.2f} {scaled:8.3g}  "
               f"{'yes' if med <= scaled else 'NO'}{'' if same else '  (REPEATS DIFFER)'}")
         print(f"         recommendation: {reports[0].recommendation.text()}")
     return 0
