@@ -3,8 +3,9 @@
 The tests compare the kernel with ``tests/naive.py`` (a minimax written from
 RULES.md, sharing no search code with the kernel) on positions of up to a
 few cards a seat, where the reference takes a second or less. A whole
-``hasbro`` deal (9 cards a seat and the nest) takes the reference from half
-a minute to many minutes, so that check lives here: random deals, a random
+``hasbro`` deal (9 cards a seat and the nest) takes the reference from a
+minute to many, and on some deals more memory than the machine has (its
+table of positions passed 13 GB on one), so that check lives here: random deals, a random
 trump, declarer and first leader each, both sides' values from ``solve``
 against the reference's, one line a deal and a summary.
 

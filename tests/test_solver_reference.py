@@ -424,7 +424,7 @@ def test_seven_card_deals_with_the_whole_nest_equal_reference():
     reference, are checked by benchmarks/check_reference.py."""
     rules = Rules.preset("hasbro")
     rng = random.Random(29)
-    for _ in range(2):  # four seconds or so of the reference
+    for _ in range(2):  # five seconds or so of the reference under pytest
         deal = random_endgame(rules, 7, rng, nest_cards=rules.nest_size)
         trump = rng.choice(rules.trumps)
         declarer, leader = rng.randrange(4), rng.randrange(4)
