@@ -183,8 +183,7 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
                               f"(a preset and knobs, not a deck or counters of one's own)")
     if seed is None:
         seed = secrets.randbits(63)
-    return Plan(rules=rules.spec(), seed=seed, deals=deals, chunk_size=chunk_size,
-                dealer=rules.seat_names[-1])
+    return Plan(rules=rules.spec(), seed=seed, deals=deals, chunk_size=chunk_size)  # the last seat deals
 
 
 # ------------------------------------------------------------------- policy
@@ -676,13 +675,7 @@ def warm_solver(rules: Rules | str) -> None:
     rules = Rules.from_spec(rules)
     plan = make_plan(rules, 1, seed=0, chunk_size=1)
     deal = chunk_deals(plan, 0)[0]
-    # two tricks' worth of cards: compiles every kernel, solves in no time
-    keep = min(2, rules.hand_size)
-    hands = []
-    for h in deal.hands:
-        cards = h.cards()[:keep]
-        hands.append(Hand.from_cards(cards))
-    small = Deal(rules, tuple(hands), Hand(0))
+    small = deal.ending(2)  # two tricks' worth of cards: compiles every kernel, solves in no time
     solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1)
 
 

@@ -50,9 +50,7 @@ def bench_preset(spec: str, deals: int, seed: int, dds: bool) -> dict:
     solver = Solver()
     # compile (or load) outside the timing, on a two-card ending: a whole deal
     # here was one more solve of the preset, minutes for ``full``
-    warm = random_deal(rules, 0)
-    solver.solve(warm.with_hands([Hand.from_cards(h.cards()[:2]) for h in warm.hands], Hand.from_cards([])),
-                 "B", "N")
+    solver.solve(random_deal(rules, 0).ending(2), "B", "N")
     times, nodes, dds_times = [], [], []
     for _ in range(deals):
         deal = random_deal(rules, rng)

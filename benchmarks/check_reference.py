@@ -30,21 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from naive import naive_defender_value, naive_value  # noqa: E402
-from rook_analyze.solver import Deal, Hand, Rules, random_deal, solve  # noqa: E402
+from naive import naive_defender_value, naive_value, random_endgame  # noqa: E402
+from rook_analyze.solver import Rules, random_deal, solve  # noqa: E402
 from rook_analyze.solver.deal import most_tricks_always_awarded  # noqa: E402
-
-
-def _position(rules: Rules, cards: int, rng: random.Random) -> Deal:
-    deal = random_deal(rules, rng.randrange(1 << 31))
-    if cards >= rules.hand_size:
-        return deal
-    hands = []
-    for hand in deal.hands:
-        kept = hand.cards()
-        rng.shuffle(kept)
-        hands.append(Hand.from_cards(kept[:cards]))
-    return Deal(rules, tuple(hands), deal.nest)
 
 
 def main() -> int:
@@ -58,12 +46,12 @@ def main() -> int:
     rules = Rules.from_spec(args.rules)
     cards = rules.hand_size if args.cards is None else args.cards
     rng = random.Random(args.seed)
-    solve(_position(rules, 2, random.Random(0)), rules.trumps[0], 0, leader=0)  # compiled outside the timing
+    solve(random_deal(rules, 0).ending(2), rules.trumps[0], 0, leader=0)  # compiled outside the timing
     rows, t_start = [], time.perf_counter()
     for i in range(args.deals):
         if args.budget is not None and time.perf_counter() - t_start > args.budget:
             break
-        deal = _position(rules, cards, rng)
+        deal = random_endgame(rules, cards, rng, nest_cards=rules.nest_size)  # the whole nest
         trump = rng.choice(rules.trumps)
         declarer, leader = rng.randrange(rules.seats), rng.randrange(rules.seats)
         t0 = time.perf_counter()

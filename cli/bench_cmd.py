@@ -9,7 +9,6 @@ import numpy as np
 
 from rook_analyze.cli.common import compile_notice, emit, output_format, progress, rules_option
 from rook_analyze.solver import COLORS, PRESETS, Hand, Rules, random_deal, random_deals, solve
-from rook_analyze.solver.cards import mask_indices
 
 
 # the presets timed by default: their deals solve in a fraction of a second to seconds
@@ -23,8 +22,7 @@ def longest_color(hand: Hand) -> str:
 
 def _warm_up(rules: Rules) -> None:
     # a two-card position compiles the solver without timing a full search
-    d = random_deal(rules, 0)
-    small = d.with_hands([Hand(sum(1 << i for i in mask_indices(h.mask)[:2])) for h in d.hands], Hand(0))
+    small = random_deal(rules, 0).ending(2)
     solve(small, longest_color(small.hands[0]), 0, None, rules.seats - 1)
 
 

@@ -171,6 +171,15 @@ class Deal:
             total += r.most_tricks[1]
         return total
 
+    def ending(self, cards: int) -> "Deal":
+        """Each hand's first ``cards`` cards in canonical order (all of them
+        when it holds fewer) and no nest: a small position of the same rules,
+        which loads (or compiles) the solver in no time before a timing."""
+        if not _is_int(cards) or cards < 0:
+            raise DealError(f"cards={cards!r}: expected a whole number of cards a hand, 0 or more")
+        return self.with_hands([Hand(sum(1 << i for i in mask_indices(h.mask)[:cards])) for h in self.hands],
+                               Hand(0))
+
     def with_hands(self, hands: Iterable[Hand], nest: Hand | None = None) -> "Deal":
         """The same rules with other hands and, when given, another nest (checked as a new deal)."""
         if isinstance(hands, (str, Hand)) or not hasattr(hands, "__iter__"):

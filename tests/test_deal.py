@@ -268,6 +268,18 @@ def test_with_hands_checks_its_input():
     assert deal.with_hands(h for h in deal.hands) == deal
 
 
+def test_ending_keeps_each_hands_first_cards_and_no_nest():
+    deal = random_deal("hasbro", 2)
+    small = deal.ending(2)
+    assert [h.cards() for h in small.hands] == [h.cards()[:2] for h in deal.hands]
+    assert len(small.nest) == 0 and small.rules == deal.rules
+    assert deal.ending(20).hands == deal.hands  # a hand of fewer cards is kept whole
+    assert len(deal.ending(0).hands[0]) == 0
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(DealError, match="cards="):
+            deal.ending(bad)
+
+
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
 def test_random_deal_seed_is_checked(seed):
     with pytest.raises(RookError) as err:
