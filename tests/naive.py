@@ -33,6 +33,13 @@ def _indices(mask: int) -> list[int]:
     return out
 
 
+def _or_none(fact, idx: int):
+    try:
+        return fact(idx)
+    except ValueError:
+        return None
+
+
 class _Game:
     """The rules of one hand with a fixed trump and declarer, on card indices."""
 
@@ -54,6 +61,17 @@ class _Game:
             if rules.double_bird:
                 points[ROOK2] = rules.bird_points
         self.points = points
+        # the same facts card by card, worked out once from the methods
+        # below: the search asks for them millions of times, and list
+        # indexing keeps the reference's tests fast. None where a method
+        # rejects the card (a bird with no trump color or no bird rank):
+        # the search asks the method again then, so it fails the same way
+        self.follow_color = [_or_none(self.color, i) for i in range(64)]
+        self.trump_ranks = [_or_none(self.trump_rank, i) if self.trump is not None
+                            and self.follow_color[i] == self.trump else None for i in range(64)]
+        self.number_ranks = [self.number_rank(i) for i in range(64)]
+        self.worth = [self.card_points(i) for i in range(64)]
+        self.birds_any_time = rules.bird_play == "any_time"
 
     # ----------------------------------------------------------- card facts
     def color(self, idx: int) -> str:
@@ -93,11 +111,14 @@ class _Game:
         cards = _indices(hand)
         if not trick:
             return cards
-        led = self.color(trick[0])
-        follow = [c for c in cards if self.color(c) == led]
+        color = self.follow_color
+        led = color[trick[0]]
+        if led is None:
+            self.color(trick[0])  # raises: a bird with no trump
+        follow = [c for c in cards if color[c] == led]
         if not follow:
             return cards  # void: anything
-        if self.rules.bird_play == "any_time":
+        if self.birds_any_time:
             # the birds may come at any time; when trump is led they are
             # already in `follow`, so a lone bird trump must be played
             extra = [c for c in cards if c in BIRDS and c not in follow]
@@ -106,14 +127,25 @@ class _Game:
 
     def winner_offset(self, trick: tuple[int, ...]) -> int:
         """Position in the trick of the winning card."""
+        best = -1
         if self.trump is not None:
-            trumps = [i for i, c in enumerate(trick) if self.color(c) == self.trump]
-            if trumps:
-                return max(trumps, key=lambda i: self.trump_rank(trick[i]))
-        led = self.color(trick[0])
-        same = [i for i, c in enumerate(trick) if self.color(c) == led]
-        return max(same, key=lambda i: self.number_rank(trick[i]))
-
+            ranks = self.trump_ranks
+            for i, c in enumerate(trick):
+                if c in BIRDS and ranks[c] is None:
+                    self.trump_rank(c)  # raises: a bird with no bird rank
+                if ranks[c] is not None and (best < 0 or ranks[c] > ranks[trick[best]]):
+                    best = i
+            if best >= 0:
+                return best
+        color = self.follow_color
+        led = color[trick[0]]
+        ranks = self.number_ranks
+        for i, c in enumerate(trick):
+            if color[c] is None:
+                self.color(c)  # raises: a bird with no trump
+            if color[c] == led and (best < 0 or ranks[c] > ranks[trick[best]]):
+                best = i
+        return best
 
 def _setup(deal: Deal, trump, declarer, leader, trick):
     rules = deal.rules
@@ -156,20 +188,27 @@ def _make_search(game: _Game, deal: Deal, tricks: int, counted: int, prune: bool
     and upper bounds in the memo; tests check the two agree."""
     rules = game.rules
     n = game.n
-    nest_points = sum(game.card_points(i) for i in _indices(deal.nest.mask))
+    worth = game.worth
+    nest_points = sum(worth[i] for i in _indices(deal.nest.mask))
     track_won = rules.most_tricks is not None
+    # plain locals for what every trick asks (see _Game's card tables)
+    side, legal, winner_offset = game.side, game.legal, game.winner_offset
+    trick_points, last_trick_bonus = rules.trick_points, rules.last_trick_bonus
+    nest_to_last = rules.nest_to == "last_trick"
 
     def finish(trick: tuple[int, ...], leader: int, hands: tuple[int, ...], won: int):
         """Score a complete trick: (points for `counted`, next leader, won, last?)."""
-        w = (leader + game.winner_offset(trick)) % n
-        wside = game.side[w]
-        pts = sum(game.card_points(c) for c in trick) + rules.trick_points
+        w = (leader + winner_offset(trick)) % n
+        wside = side[w]
+        pts = trick_points
+        for c in trick:
+            pts += worth[c]
         if track_won and wside == 1:
             won += 1
-        last = hands[0] == 0 and all(h == 0 for h in hands)
+        last = not any(hands)
         if last:
-            pts += rules.last_trick_bonus
-            if rules.nest_to == "last_trick":
+            pts += last_trick_bonus
+            if nest_to_last:
                 pts += nest_points
         mine = pts if wside == counted else 0
         if last and track_won:
@@ -185,9 +224,9 @@ def _make_search(game: _Game, deal: Deal, tricks: int, counted: int, prune: bool
             mine, w, won, last = finish(trick, leader, hands, won)
             return mine if last else mine + plain(hands, w, (), won)
         seat = (leader + len(trick)) % n
-        maximise = game.side[seat] == counted
+        maximise = side[seat] == counted
         values = []
-        for c in game.legal(hands[seat], trick):
+        for c in legal(hands[seat], trick):
             nh = list(hands)
             nh[seat] &= ~(1 << c)
             values.append(plain(tuple(nh), leader, trick + (c,), won))
@@ -210,9 +249,9 @@ def _make_search(game: _Game, deal: Deal, tricks: int, counted: int, prune: bool
             return hi
         a, b = max(alpha, lo), min(beta, hi)
         seat = (leader + len(trick)) % n
-        maximise = game.side[seat] == counted
+        maximise = side[seat] == counted
         g = -INF if maximise else INF
-        for c in game.legal(hands[seat], trick):
+        for c in legal(hands[seat], trick):
             nh = list(hands)
             nh[seat] &= ~(1 << c)
             v = pruned(tuple(nh), leader, trick + (c,), won, a, b)

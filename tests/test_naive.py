@@ -323,3 +323,18 @@ def test_card_values_minimax(spec):
         seat = (lead + len(trick)) % 4
         pick = max if rules.side_of(seat, dec) else min
         assert pick(vals.values()) == naive_value(d, trump, dec, lead, trick)
+
+
+def test_reference_rejects_a_bird_it_cannot_rank():
+    # the reference's card tables keep the rule methods' refusals: a bird
+    # has no color to follow without trump, and no rank with bird=none
+    from naive import _Game
+    no_trump = _Game(Rules.from_spec("hasbro"), "none", 0)
+    for trick in ((0, 17), (17, 0)):
+        with pytest.raises(ValueError, match="no trump color"):
+            no_trump.winner_offset(trick)
+    with pytest.raises(ValueError, match="no trump color"):
+        no_trump.legal((1 << 0) | (1 << 18), (0,))
+    no_bird = _Game(Rules.from_spec("hasbro,bird=none"), "R", 0)
+    with pytest.raises(ValueError, match="bird='none'"):
+        no_bird.winner_offset((17, 0))
