@@ -28,12 +28,16 @@ The figures carry standard errors (binomial for P(make), with a 95% Wilson
 interval; the sample standard error for ev, with a 95% normal interval).
 Results depend only on the inputs and the seed: sample ``i`` is dealt from
 its own generator and the solver is exact, so neither the number of threads
-nor ``precision``'s rounds change a figure.
+nor ``precision``'s rounds change a figure. A ``time_limit`` decides only
+how many samples are solved (that depends on the machine); the report says
+how many, and the same seed with that many ``samples`` gives the same
+figures again.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -55,6 +59,10 @@ DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (
                  "pass when no level qualifies")
 Z95 = 1.959963984540054
 ROUND = 100  # samples per round when --precision may stop early
+# with a time limit, a round is sized to about this share of the time left
+# at the rate so far: rounds shrink as the limit nears, so the last one
+# overruns it by little (one sample a thread at least)
+TIME_SHARE = 1 / 3
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,8 @@ class HandReport:
     recommendation: Recommendation
     detail: pd.DataFrame = field(repr=False)
     settled: bool | None = None  # with precision: did ev's standard errors reach it (else the samples ran out)
+    time_limit: float | None = None
+    timed_out: bool | None = None  # with time_limit: did it stop the sampling before ``samples`` (and precision)
 
     def __repr__(self) -> str:
         # the tables are in .trumps, .bids and .detail; a repr of them all is pages long
@@ -113,6 +123,8 @@ class HandReport:
             "constraints": [c.text() for c in self.constraints],
             "precision": self.precision,
             "settled": self.settled,
+            "time_limit": self.time_limit,
+            "timed_out": self.timed_out,
             "trumps": _records(self.trumps),
             "bids": _records(self.bids),
             "recommendation": {"bid": self.recommendation.bid, "trump": self.recommendation.trump,
@@ -300,14 +312,20 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
                  known: Mapping[str, str | Hand] | Sequence[str] | None = None,
                  constraints: Sequence[Constraint | str] = (), precision: float | None = None,
                  threads: int | None = None, policy: NestPolicy = DEFAULT_POLICY,
-                 progress: Callable[[int], None] | None = None) -> HandReport:
+                 progress: Callable[[int], None] | None = None,
+                 time_limit: float | None = None) -> HandReport:
     """Bid advice for ``hand`` held at ``seat`` (default N) with ``dealer``
     dealing (default W; P1 and the last seat at other tables; see the module
     docstring).
 
     ``samples`` deals are sampled (fewer when ``precision`` is given and the
     recommendation settles first: sampling runs in rounds of 100 and stops once
-    ev's standard error at the deciding bids is at most ``precision`` points).
+    ev's standard error at the deciding bids is at most ``precision`` points,
+    judged after each hundred; or when ``time_limit`` seconds have passed:
+    then no new round starts, so the run ends within about one round of the
+    limit; with a limit a round is sized to a third of the time left at the
+    rate so far, one sample a thread at least, and the first round always
+    runs).
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
     cards the bidder knows (``{"E": "B14"}``, ``["E:B14", "nest:G1"]`` or one
     such text); ``constraints`` narrow the other hands (``"E:B>=3"``, or a
@@ -320,6 +338,8 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     samples = whole("samples", samples, 1)
     if precision is not None:
         number("precision", precision, above=0, what="a standard error in points")  # kept as given
+    if time_limit is not None:
+        number("time_limit", time_limit, above=0, what="seconds")
     threads = threads_count(threads)
     policy = check_policy(policy)
     progress = callable_or_none("progress", progress)
@@ -333,11 +353,25 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     res = _Results()
     done = 0
     step = samples if precision is None else min(ROUND, samples)
+    timed_out = None if time_limit is None else False
+    least = threads or default_threads()
+    began = time.monotonic()
     while done < samples:
         k = min(step, samples - done)
+        if time_limit is not None:
+            elapsed = time.monotonic() - began
+            if done > 0 and elapsed >= time_limit:
+                timed_out = True
+                break
+            rate = done / elapsed if done > 0 and elapsed > 0 else 0.0
+            k = min(k, max(least, int(rate * (time_limit - elapsed) * TIME_SHARE)))
+            if precision is not None:
+                k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit
         _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res)
         done += k
-        if precision is not None and done < samples:
+        # judged on whole rounds of 100 only: a handful of samples can show a
+        # small standard error by chance
+        if precision is not None and done < samples and done % ROUND == 0:
             points, defenders, chosen = res.arrays()
             own = points[np.arange(done), chosen]
             bids = bid_table(rules, own, defenders)
@@ -368,4 +402,5 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         constraints=sampler.constraints, precision=precision, trumps=trumps, bids=bids,
         recommendation=rec, detail=detail,
         settled=None if precision is None else settled(rules, bids, rec, precision),
+        time_limit=time_limit, timed_out=timed_out,
     )

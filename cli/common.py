@@ -436,13 +436,13 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
-def slow_hands_notice(rules: Rules, solves: int) -> None:
+def slow_hands_notice(rules: Rules, solves: int, advice: str = "try a few samples first") -> None:
     """Warn on standard error, before a long wait, when the hands are long
     enough (12 cards or more, with counters: ``full``) that one solve takes
     minutes at the solver's present speed."""
     if rules.hand_size >= 12 and rules.counters:
         click.echo(f"note: {rules.hand_size}-card hands with counters take minutes a solve at the solver's "
-                   f"present speed, and this run makes {solves:,} solves; try a few samples first", err=True)
+                   f"present speed, and this run makes {solves:,} solves; {advice}", err=True)
 
 
 def progress(total: int | None, desc: str, **kw: Any):

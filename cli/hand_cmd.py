@@ -35,6 +35,11 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
               help="Sample in rounds of 100 and stop once the standard error of ev at the deciding bids (the "
                    "recommended bid and the next one up; min_bid when passing) is at most SE points.")
+@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS",
+              help="Start no new samples once SECONDS have passed and report those solved (the last round "
+                   "may overrun by a sample a thread). How many depends on the machine: the report says, and "
+                   "--samples that many with the same --seed gives the same figures.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Solver threads. Default: all cores. Results do not depend on it.")
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "
@@ -45,7 +50,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                    "by FILE's extension.")
 def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | None, samples: int,
          seed: int | None, known: tuple[str, ...], constraints: tuple[str, ...], precision: float | None,
-         workers: int | None, fmt: str, plot: str | None) -> None:
+         time_limit: float | None, workers: int | None, fmt: str, plot: str | None) -> None:
     """Bid advice for a dealt HAND: how high to bid, and in what color.
 
     HAND is the bidder's cards in RDN (quotes optional), e.g.
@@ -91,11 +96,13 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     # bad hands, known cards and impossible constraints fail here, before any solve
     checked(lambda: DealSampler(rules, seat_i, cards, known=list(known), constraints=parsed))
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
-    slow_hands_notice(rules, samples * 4)
+    if time_limit is None:
+        slow_hands_notice(rules, samples * 4, "try a few samples first, or set --time-limit")
     with progress(samples * 4, "solving", unit="solve", delay=1.0) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
-                                               precision=precision, threads=workers, progress=bar.update))
+                                               precision=precision, threads=workers, progress=bar.update,
+                                               time_limit=time_limit))
     emit_report(report, fmt, _print_table)  # first: a plot the system refuses to write loses no report
     if plot is not None:
         from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
@@ -112,7 +119,12 @@ def _print_table(report) -> None:
         head += "  |  given " + ", ".join(extra)
     if d["precision"] is not None:
         head += (f"  |  precision {d['precision']:g}: " +
-                 ("reached" if d["settled"] else "NOT reached (the --samples cap stopped it)"))
+                 ("reached" if d["settled"] else
+                  "NOT reached (the --time-limit stopped it)" if d["timed_out"] else
+                  "NOT reached (the --samples cap stopped it)"))
+    if d["timed_out"]:
+        head += (f"  |  time limit {d['time_limit']:g} s reached: --samples {d['samples']} --seed {d['seed']} "
+                 f"repeats this report")
     click.echo(head)
     click.echo()
     click.echo(format_table(rounded_records(report.trumps, _DIGITS)))

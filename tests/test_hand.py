@@ -58,6 +58,12 @@ def test_report_shape(small_report):
     best_mean = max(t["mean"] for t in doc["trumps"])
     assert doc["recommendation"]["trump"] == next(t["trump"] for t in doc["trumps"] if t["mean"] == best_mean)
     json.dumps(doc)
+    # the README lists the document's keys, in order
+    import re
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    listed = readme.split("`--format json` gives `", 1)[1].split("`", 1)[0]
+    listed = re.sub(r"\[[^\]]*\]|\{[^}]*\}", "", listed)
+    assert [k.split(":")[0].strip() for k in listed.split(",")] == list(doc)
 
 
 def test_p_make_never_rises_with_the_bid(small_report):
@@ -144,6 +150,84 @@ def test_precision_stops_early_on_the_same_samples():
     capped = analyze_hand(SMALL_HAND, SMALL, samples=20, seed=5, precision=0.01)
     assert capped.samples == 20 and capped.settled is False  # the cap, not the precision, stopped it
     assert capped.to_dict()["settled"] is False
+
+
+class _FakeClock:
+    """time.monotonic for analysis.hand: every sample solved takes half a second."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def monotonic(self):
+        return self.now
+
+
+def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(monkeypatch):
+    from rook_analyze.analysis import hand as hand_mod
+
+    clock = _FakeClock()
+    rounds = []
+    real_round = hand_mod._run_round
+
+    def timed_round(sampler, seed, start, count, *args):
+        rounds.append(count)
+        real_round(sampler, seed, start, count, *args)
+        clock.now += 0.5 * count
+
+    monkeypatch.setattr(hand_mod, "time", clock)
+    monkeypatch.setattr(hand_mod, "_run_round", timed_round)
+    timed = analyze_hand(SMALL_HAND, SMALL, samples=10_000, seed=5, threads=2, time_limit=10)
+    # a round is a third of the time left at the rate so far (2 samples a
+    # second), one sample a thread at least: at 0 s (no rate yet) 2, at 1 s
+    # 2 * 9 / 3 = 6, at 4 s 4, at 6 s 2 * 4 / 3 -> 2, then 2 (at 7, 8, 9 s); at
+    # 10 s the limit has passed and no round starts
+    assert rounds == [2, 6, 4, 2, 2, 2, 2]
+    assert timed.samples == 20 and timed.timed_out is True and timed.time_limit == 10
+    doc = timed.to_dict()
+    assert (doc["time_limit"], doc["timed_out"]) == (10, True)
+    # what the report says repeats it: the same seed, that many samples
+    monkeypatch.setattr(hand_mod, "_run_round", real_round)
+    again = analyze_hand(SMALL_HAND, SMALL, samples=20, seed=5)
+    assert again.detail.equals(timed.detail) and again.bids.equals(timed.bids)
+    assert again.timed_out is None and again.to_dict()["time_limit"] is None
+    # the cap comes first: every sample solved, not timed out
+    monkeypatch.setattr(hand_mod, "_run_round", timed_round)
+    rounds.clear()
+    capped = analyze_hand(SMALL_HAND, SMALL, samples=7, seed=5, threads=2, time_limit=1e6)
+    assert capped.samples == 7 and capped.timed_out is False and sum(rounds) == 7
+    assert capped.detail.equals(again.detail.iloc[:7])
+    # a precision met first stops it where it would without the limit: it is
+    # judged on whole hundreds (not after the first round's 2 samples)
+    rounds.clear()
+    early = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, precision=50.0, time_limit=1e6)
+    assert early.samples == 100 and early.settled is True and early.timed_out is False
+    assert rounds == [2, 98]
+
+
+def test_cli_time_limit(monkeypatch):
+    from rook_analyze.analysis import hand as hand_mod
+
+    clock = _FakeClock()
+    real_round = hand_mod._run_round
+
+    def timed_round(sampler, seed, start, count, *args):
+        real_round(sampler, seed, start, count, *args)
+        clock.now += 60.0  # the first round alone outlasts the limit
+
+    monkeypatch.setattr(hand_mod, "time", clock)
+    monkeypatch.setattr(hand_mod, "_run_round", timed_round)
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "1",
+            "--time-limit", "30")
+    assert r.exit_code == 0, r.output
+    head = r.stdout.splitlines()[0]
+    assert "1 sample, seed 4" in head and "time limit 30 s reached: --samples 1 --seed 4 repeats this report" in head
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
+            "--time-limit", "30", "--precision", "0.01", "--format", "json")
+    doc = json.loads(r.stdout)
+    assert (doc["samples"], doc["time_limit"], doc["timed_out"], doc["settled"]) == (2, 30.0, True, False)
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
+            "--time-limit", "30", "--precision", "0.01")
+    assert "precision 0.01: NOT reached (the --time-limit stopped it)" in r.stdout.splitlines()[0]
 
 
 def test_decision_rule_and_wilson():
@@ -301,6 +385,7 @@ def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/proc/curve.png"], "cannot write in the folder '/proc'"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/"], "is a directory"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--time-limit", "0"], "--time-limit"),
     (["--rules", SMALL.spec()], "no HAND"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, message):
@@ -341,5 +426,9 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
                                      "--rules", "full", "--samples", "3"])
     assert full.exit_code == 2 and "stopped before solving" in full.stderr
     assert "note: 13-card hands with counters take minutes a solve" in full.stderr and "12 solves" in full.stderr
+    assert "or set --time-limit" in full.stderr
+    limited = CliRunner().invoke(main, ["hand", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14",
+                                        "--rules", "full", "--samples", "3", "--time-limit", "60"])
+    assert limited.exit_code == 2 and "note:" not in limited.stderr  # the limit already bounds the wait
     short = CliRunner().invoke(main, ["hand", STRONG, "--rules", "hasbro", "--samples", "3"])
     assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr
