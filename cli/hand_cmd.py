@@ -98,7 +98,9 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
     if time_limit is None:
         slow_hands_notice(rules, samples * 4, "try a few samples first, or set --time-limit")
-    with progress(samples * 4, "solving", unit="solve", delay=1.0) as bar:
+    # with a time limit the cap may never be reached: a count and a rate, no end to aim at
+    with (progress(samples * 4, "solving", unit="solve", delay=1.0) if time_limit is None else
+          progress(None, "solving", unit=" solves", delay=1.0)) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update,
