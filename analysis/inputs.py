@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from typing import Any, Callable, Mapping
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
 from rook_analyze.solver.cards import Hand, first_card
 from rook_analyze.solver.errors import ConstraintError, DuplicateCardError, InvalidCardError, RookError
@@ -135,3 +137,27 @@ def check_policy(policy: Any) -> Any:
         raise ConstraintError(f"policy={policy!r}: expected a nest policy with trump, discard and choose "
                               f"methods, e.g. HeuristicPolicy()")
     return policy
+
+
+def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[RookError] = ConstraintError) -> str:
+    """The extension (without its dot) of a file a command will write, from
+    ``extensions``; raise ``error`` when the name ends otherwise, its folder
+    does not exist or cannot be written to, or the path is a folder: checked
+    before a long run, not after it. ``kind`` names the file in messages
+    (``"plot file"``)."""
+    lower = str(path).lower()
+    for ext in extensions:
+        if lower.endswith(ext):
+            folder = Path(path).parent
+            if not folder.is_dir():
+                raise error(f"{kind} {str(path)!r}: no folder {str(folder)!r}")
+            if Path(path).is_dir():
+                raise error(f"{kind} {str(path)!r} is a folder")
+            try:  # a file of our own made and gone at once: what the system will let the write do
+                with tempfile.TemporaryFile(dir=folder):
+                    pass
+            except OSError as e:
+                raise error(f"{kind} {str(path)!r}: cannot write in the folder {str(folder)!r} "
+                            f"({e.strerror or e})") from None
+            return ext[1:]
+    raise error(f"{kind} {str(path)!r}: the name must end in {', '.join(extensions)}")

@@ -7,11 +7,11 @@ command line starts quickly."""
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rook_analyze.solver.errors import RookError
+
+from .inputs import output_file
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -92,19 +92,4 @@ def check_plot_path(path: str) -> str:
     """The file format of a plot path (``png``, ``svg`` or ``pdf``), or raise
     ``PlotError``; also when its folder does not exist or cannot be written
     to, or the path is a folder (checked before a long run, not after it)."""
-    lower = str(path).lower()
-    for ext in FORMATS:
-        if lower.endswith(ext):
-            folder = Path(path).parent
-            if not folder.is_dir():
-                raise PlotError(f"plot file {str(path)!r}: no folder {str(folder)!r}")
-            if Path(path).is_dir():
-                raise PlotError(f"plot file {str(path)!r} is a folder")
-            try:  # a file of our own made and gone at once: what the system will let the plot do
-                with tempfile.TemporaryFile(dir=folder):
-                    pass
-            except OSError as e:
-                raise PlotError(f"plot file {str(path)!r}: cannot write in the folder {str(folder)!r} "
-                                f"({e.strerror or e})") from None
-            return ext[1:]
-    raise PlotError(f"plot file {str(path)!r}: the name must end in {', '.join(FORMATS)}")
+    return output_file(path, "plot file", FORMATS, PlotError)

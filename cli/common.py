@@ -14,6 +14,7 @@ import json
 import math
 import os
 import sys
+import tempfile
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
@@ -117,6 +118,24 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
         fig.savefig(path, **savefig)
     except OSError as e:
         raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
+
+
+def save_csv(frame: Any, path: str, option: str) -> None:
+    """Write a DataFrame as CSV for an option such as ``--detail``: to a
+    temporary file in the same folder, then renamed over ``path``, so an
+    interrupted write never leaves half a file; a write the system refuses
+    is one line and exit status 1, as in ``save_figure``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = None
+    try:
+        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False, newline="") as f:
+            tmp = f.name
+            frame.to_csv(f, index=False)
+        os.replace(tmp, path)
+    except OSError as e:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+        raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
 
 
 def known_option(help: str) -> Callable[[Any], Any]:

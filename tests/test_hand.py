@@ -372,6 +372,39 @@ def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     assert json.loads(r.stdout) == json.loads(run(*args).stdout)
 
 
+def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
+    import pandas as pd
+
+    path = tmp_path / "samples.csv"
+    args = ("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "12", "--seed", "6", "--format", "json")
+    r = run(*args, "--detail", str(path))
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    rows = pd.read_csv(path)
+    assert list(rows["sample"]) == list(range(12))
+    lib = analyze_hand(SMALL_HAND, SMALL, samples=12, seed=6)
+    assert rows.astype(str).equals(lib.detail.astype(str))  # the library's detail, cell for cell
+    # and the printed figures come from those rows
+    for t in doc["trumps"]:
+        assert rows[f"points_{t['trump']}"].mean() == pytest.approx(t["mean"], abs=1e-3)
+    made = {b["bid"]: b["p_make"] for b in doc["bids"]}
+    assert (rows["points"] >= SMALL.min_bid).mean() == pytest.approx(made[SMALL.min_bid], abs=1e-3)
+    assert not list(tmp_path.glob("*.tmp"))  # the temporary file was renamed into place
+    # a write the system refuses comes after the report: status 1, one line, nothing half-written
+    import pandas.core.generic as generic
+
+    def full_disk(self, *a, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(generic.NDFrame, "to_csv", full_disk)
+    again = tmp_path / "again.csv"
+    r = run(*args, "--detail", str(again))
+    assert r.exit_code == 1, r.output
+    assert r.stderr.strip().splitlines() == [f"Error: --detail {str(again)!r}: No space left on device"]
+    assert json.loads(r.stdout) == doc
+    assert list(tmp_path.iterdir()) == [path]
+
+
 @pytest.mark.parametrize("args, message", [
     (["Rook B14 B10 R12", "--rules", SMALL.spec()], "has 4 cards"),
     (["Rook B14 B14 R12 G6", "--rules", SMALL.spec()], "duplicate card 'B14'"),
@@ -384,6 +417,9 @@ def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "no/such/folder/x.png"], "no folder 'no/such/folder'"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/proc/curve.png"], "cannot write in the folder '/proc'"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/"], "is a directory"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "x.txt"], "--detail: detail file 'x.txt': the name must end in .csv"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "no/such/folder/x.csv"], "no folder 'no/such/folder'"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "/proc/x.csv"], "cannot write in the folder '/proc'"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--time-limit", "0"], "--time-limit"),
     (["--rules", SMALL.spec()], "no HAND"),
