@@ -539,8 +539,10 @@ def _fmt(x: float | None) -> str:
 class NestReport:
     """What ``analyze_nest`` found. ``options`` has one row per candidate,
     best first (the rank of successive halving: options that survived more
-    rounds rank higher); ``detail`` one row per solve (option, sample,
-    points); ``layouts`` the sampled deals as dealt (before the discards)."""
+    rounds rank higher); ``detail`` one row per solve (the option's rank,
+    trump and discards, the layout's sample number and deal as dealt in
+    RDN, the declaring side's points); ``layouts`` the sampled deals as
+    dealt (before the discards)."""
 
     hand: Hand
     nest: Hand
@@ -833,10 +835,12 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         lead=lead, lead_se=lead_se, margin=margin,
     )
     names = rules.seat_names
+    dealt = [d.rdn() for d in layouts]
     detail = pd.DataFrame(
-        [{"option": rank, "sample": i, "points": v}
+        [{"option": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(), "sample": i,
+          "deal": dealt[i], "points": v}
          for rank, c in enumerate(order, start=1) for i, v in enumerate(points[c])],
-        columns=["option", "sample", "points"])
+        columns=["option", "trump", "discard", "sample", "deal", "points"])
     return NestReport(
         hand=hand, nest=nest, rules=rules, seat=names[declarer], dealer=names[dealer_i],
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,

@@ -9,6 +9,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -82,6 +83,11 @@ def test_figures_equal_direct_solver_calls(report):
         pts = np.array([solve(take_nest(sampler.deal(i, SEED), 1, discard), row["trump"], "E",
                               dealer="N").declarer_points for i in range(row["samples"])])
         assert list(pts) == list(_points(rep, rank))
+        # each solve's row names its option and its layout as dealt
+        rows = rep.detail[rep.detail["option"] == rank]
+        assert set(rows["trump"]) == {row["trump"]} and set(rows["discard"]) == {row["discard"]}
+        assert list(rows["sample"]) == list(range(row["samples"]))
+        assert list(rows["deal"]) == [sampler.deal(i, SEED).rdn() for i in range(row["samples"])]
         assert row["mean"] == pytest.approx(pts.mean())
         assert row["se"] == pytest.approx(pts.std(ddof=1) / math.sqrt(len(pts)))
         assert row["p_make"] == pytest.approx(np.mean(pts >= bid))
@@ -250,6 +256,26 @@ def test_cli_json_csv_and_table():
     res = _cli(*args)
     assert res.exit_code == 0, res.output
     assert "recommendation: trump " + doc["recommendation"]["trump"] in res.stdout
+
+
+def test_cli_detail_saves_every_solve_as_csv(tmp_path):
+    path = tmp_path / "solves.csv"
+    args = ["--hand", HAND, "--nest", NEST, "--seat", "E", "--dealer", "N", "--bid", "60", "--samples", "8",
+            "--seed", str(SEED), "--candidates", "8", "--format", "json"]
+    res = _cli(*args, "--detail", str(path))
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    rows = pd.read_csv(path)
+    assert list(rows.columns) == ["option", "trump", "discard", "sample", "deal", "points"]
+    assert len(rows) == doc["solves"]
+    lib = analyze_nest(HAND, NEST, SMALL, seat="E", dealer="N", bid=60, samples=8, seed=SEED, candidates=8)
+    assert rows.astype(str).equals(lib.detail.astype(str))
+    # the printed options are these rows' means
+    for opt in doc["options"]:
+        mine = rows[(rows["trump"] == opt["trump"]) & (rows["discard"] == " ".join(opt["discard"]))]
+        assert mine["points"].mean() == pytest.approx(opt["mean"], abs=1e-3)
+    bad = _cli(*args, "--detail", str(tmp_path / "solves.txt"))
+    assert bad.exit_code == 2 and "must end in .csv" in bad.stderr and not (tmp_path / "solves.txt").exists()
 
 
 def test_cli_json_without_bid_keeps_p_make_as_null():
