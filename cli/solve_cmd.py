@@ -10,12 +10,23 @@ import click
 from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_trump, checked,
                                      compile_notice, deal_input, emit, format_csv, joined, output_format,
                                      parse_deals, progress, read_deal_lines, rules_option, seat_index)
-from rook_analyze.solver import Card, Rules, card_values
+from rook_analyze.solver import Card, Rules, card_values, play_line
 from rook_analyze.solver import solve as solve_deal
 from rook_analyze.solver.api import table_bits
 
 COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
            "defender_points", "nodes", "ms")
+
+
+def line_text(line: list[dict]) -> str:
+    """A line of play for the table: seat:card in order, '>' and the winner
+    after each trick's last card, ' | ' between tricks."""
+    out = []
+    for p in line:
+        out.append(f"{p['seat']}:{p['card']}")
+        if p["winner"] is not None:
+            out.append(f">{p['winner']} |")
+    return " ".join(out).rstrip(" |")
 
 
 def parse_trick(text: str | None) -> tuple[Card, ...]:
@@ -43,10 +54,14 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
               help="Also give the value of every legal card of the seat to play: "
                    "declarer_points after that card, perfect play after; best first for that "
                    "seat (the most points for the declaring side, the fewest for a defender).")
+@click.option("--line", "with_line", is_flag=True,
+              help="Also give a line of perfect play to the end of the hand: each seat in turn plays its best "
+                   "card (the first in card order among equals), each trick's winner marked. It costs several "
+                   "solves.")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
 def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str | None, trick: str | None,
-          with_cards: bool, fmt: str, deal: tuple[str, ...], file) -> None:
+          with_cards: bool, with_line: bool, fmt: str, deal: tuple[str, ...], file) -> None:
     """The double-dummy value of each deal: from a trick boundary, or from
     inside a trick with --trick.
 
@@ -66,10 +81,15 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
       json   one JSON list of objects
       jsonl  one JSON object a line, printed as each deal is solved
       csv    header and one row a deal; with --cards, the cards column
-             holds a JSON object {card: declarer_points}
+             holds a JSON object {card: declarer_points}; with --line,
+             the line column a JSON list like json's
     Fields: deal (canonical RDN), rules, trump, declarer, leader, dealer,
     declarer_points, defender_points, nodes, ms (solver time for this deal,
-    milliseconds); trick when --trick is given; cards with --cards.
+    milliseconds); trick when --trick is given; cards with --cards; line
+    with --line: one object a card, {trick, seat, card, declarer_points,
+    winner}, declarer_points staying the deal's value and winner the seat
+    that takes the trick, on its last card (else null). The table writes
+    the line trick by trick: 'N:B9 E:B14 S:Y10 W:B13 >E | ...'.
 
     \b
     Example:
@@ -92,11 +112,12 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     deals = parse_deals(read_deal_lines(joined(deal), file), rules)
     names = rules.seat_names
 
-    columns = list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])
+    columns = (list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])
+               + (["line"] if with_line else []))
     streaming = fmt in ("jsonl", "csv")
     csv_header_due = True
     checked(table_bits, None)  # a bad ROOK_ANALYZE_TT_BITS is no fault of the first deal
-    compile_notice(("solve", "card_values") if with_cards else ("solve",))
+    compile_notice(("solve", "card_values") if with_cards or with_line else ("solve",))
     records = []
     with progress(len(deals), "solving", unit="deal") as bar:
         for where, d in deals:
@@ -113,6 +134,9 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
             if with_cards:
                 values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
                 rec["cards"] = {c.rdn(): int(v) for c, v in values.items()}  # best first, as card_values gives
+            if with_line:
+                line = checked(play_line, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
+                rec["line"] = [p.to_dict() for p in line]
             bar.update(1)
             if fmt == "jsonl":
                 click.echo(json.dumps(rec))
@@ -137,5 +161,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
             row["trick"] = " ".join(rec["trick"])
         if with_cards:
             row["cards"] = " ".join(f"{c}={v}" for c, v in rec["cards"].items())
+        if with_line:
+            row["line"] = line_text(rec["line"])
         rows.append(row)
     emit(rows, "table")

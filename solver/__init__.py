@@ -15,7 +15,8 @@ __all__ = [
     "DealError", "IllegalActionError", "ConstraintError",
 ]
 
-from .api import (SolveResult, Solver, card_values, needs_compile, release_tables, solve,  # noqa: E402
-                  solve_batch)
+from .api import (LinePlay, SolveResult, Solver, card_values, needs_compile, play_line,  # noqa: E402
+                  release_tables, solve, solve_batch)
 
-__all__ += ["SolveResult", "Solver", "solve", "card_values", "solve_batch", "release_tables", "needs_compile"]
+__all__ += ["SolveResult", "Solver", "solve", "card_values", "play_line", "LinePlay", "solve_batch",
+            "release_tables", "needs_compile"]

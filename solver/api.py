@@ -21,10 +21,11 @@ from typing import Callable, Iterator, Sequence, TypeVar
 import numpy as np
 
 from . import kernel
-from .cards import COLORS, Card, as_cards, canonical_key, shown
+from .cards import COLORS, Card, Hand, as_cards, canonical_key, shown
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError, RulesError
+from .game import trick_winner
 from .rules import Rules
 
 
@@ -183,6 +184,25 @@ class SolveResult:
     defender_points: int
     nodes: int
     ms: float
+
+
+@dataclass(frozen=True)
+class LinePlay:
+    """One card of a line of perfect play (``play_line``): the trick it goes
+    to (1 for the position's first), the seat and card, the declaring side's
+    points for the hand with this card played and perfect play after (the
+    same all along a line: the value of the position), and on the card that
+    completes a trick, the seat that wins it."""
+
+    trick: int
+    seat: str
+    card: Card
+    declarer_points: int
+    winner: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"trick": self.trick, "seat": self.seat, "card": self.card.rdn(),
+                "declarer_points": self.declarer_points, "winner": self.winner}
 
 
 @dataclass(frozen=True)
@@ -433,8 +453,62 @@ class Solver:
                     dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
         """The value after each legal card (as the module's ``card_values``), on this solver's table."""
         pos = _position(deal, trump, declarer, leader, dealer, trick)
+        return self._card_values(pos, self._table(pos.context + (False,)), 0)
+
+    def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+                  dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
+        """A line of perfect play to the end of the hand (as the module's ``play_line``), on this solver's table."""
+        pos = _position(deal, trump, declarer, leader, dealer, trick)  # checks every input first
+        rules = deal.rules
+        trump = rules.check_trump(trump)
+        n = rules.seats
+        d = _seat(rules, declarer, "declarer")
+        names = rules.seat_names
+        # one table generation for the whole line: its positions are all of one game
+        # (the same kernel parameters, sides and worths), so entries carry over
+        tt = self._table(pos.context + ("line",))
+        lead = pos.leader
+        played = as_cards(trick, "trick")
+        hands = [h.mask for h in deal.hands]
+        captured = won = 0
+        number = 1
+        line: list[LinePlay] = []
+        while True:
+            values = self._card_values(pos, tt, won)
+            if not values:
+                break
+            card, after = next(iter(values.items()))  # best first for the seat to play
+            value = captured + after  # the points of finished tricks, and perfect play from here
+            seat = (lead + len(played)) % n
+            played.append(card)
+            winner = None
+            if len(played) == n:
+                w = (lead + trick_winner(played, trump, rules)) % n
+                for i, c in enumerate(played):
+                    hands[(lead + i) % n] &= ~c.bit
+                last = not any(hands)
+                if rules.side_of(w, d) == 1:
+                    captured += sum(rules.card_points(c.index) for c in played) + rules.trick_points
+                    if last:
+                        captured += rules.last_trick_bonus
+                        if rules.nest_to == "last_trick":
+                            captured += rules.points_of_mask(deal.nest.mask)
+                    won += 1
+                winner = names[w]
+                lead, played = w, []
+            line.append(LinePlay(number, names[seat], card, value, winner))
+            if winner is not None:
+                if last:
+                    break
+                number += 1
+            pos = _position(Deal(rules, tuple(Hand(h) for h in hands), deal.nest), trump, d, lead, None, played)
+        return tuple(line)
+
+    def _card_values(self, pos: _Position, tt, won: int) -> dict[Card, int]:
+        """The declaring side's points after each legal card of ``pos``'s seat
+        to play, best first for that seat; ``won``: the tricks the declaring
+        side took before ``pos`` (for most_tricks)."""
         stats = np.zeros(1, np.int64)
-        tt = self._table(pos.context + (False,))
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
@@ -442,7 +516,7 @@ class Solver:
                          pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop,
                          out_cards, out_vals)
         k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
-            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, pos.P, pos.side, pos.enc.values,
             pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
         result = {}
         for i in range(k):
@@ -481,6 +555,21 @@ def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int |
     """Declaring side's points after each legal card of the seat to play, best
     first for that seat (equals in canonical card order)."""
     return _thread_solver().card_values(deal, trump, declarer, leader, dealer, trick)
+
+
+def play_line(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+              dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
+    """A line of perfect play from the position to the end of the hand: at
+    each turn the seat to play takes its best card by ``card_values`` (the
+    most points for the declaring side, the fewest for a defender; the
+    first in canonical card order among equals). One ``LinePlay`` a card;
+    ``declarer_points`` stays the position's value all along, counting the
+    tricks already played on the line and, under ``most_tricks``, the
+    tricks the declaring side has won on it. Arguments as ``solve``.
+
+    A line costs a ``card_values`` at every card (the solves share one
+    table), so several times one ``solve``."""
+    return _thread_solver().play_line(deal, trump, declarer, leader, dealer, trick)
 
 
 def _broadcast(value, m: int, name: str) -> list:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rook_analyze.cli import common
 from rook_analyze.cli.main import main
-from rook_analyze.solver import Deal, Rules, card_values, random_deal, random_deals, solve
+from rook_analyze.solver import Deal, Rules, card_values, play_line, random_deal, random_deals, solve
 
 SMALL = "hasbro,hand_size=5"   # short hands: quick solves
 FIELDS = {"deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points", "defender_points",
@@ -152,6 +152,27 @@ def test_cards_gives_every_legal_card_and_the_best_is_the_value():
                                                              text)).stdout)[0]["cards"]
     table = ok(run(*solve_args(), "--cards", text)).stdout
     assert "cards" in table.splitlines()[0] and "=" in table.splitlines()[1]
+
+
+def test_line_plays_the_hand_out_as_the_library_does():
+    text = deals(SMALL, 1, 7)[0]
+    d = Deal.from_rdn(text, SMALL)
+    rec = json.loads(ok(run(*solve_args(), "--line", "--format", "json", text)).stdout)[0]
+    lib = play_line(d, "Y", "E")
+    assert rec["line"] == [p.to_dict() for p in lib]
+    assert len(rec["line"]) == 4 * 5 and {p["declarer_points"] for p in rec["line"]} == {rec["declarer_points"]}
+    assert [p["winner"] is not None for p in rec["line"]] == [i % 4 == 3 for i in range(20)]
+    rows = list(csv.DictReader(io.StringIO(ok(run(*solve_args(), "--line", "--format", "csv", text)).stdout)))
+    assert json.loads(rows[0]["line"]) == rec["line"]
+    table = ok(run(*solve_args(), "--line", text)).stdout.splitlines()
+    assert table[0].split()[-1] == "line"
+    assert table[1].count(" | ") == 4  # five tricks
+    first = [f"{p['seat']}:{p['card']}" for p in rec["line"][:4]] + [">" + rec["line"][3]["winner"]]
+    assert " ".join(first) in table[1]
+    # from inside a trick: the line starts with the next seat's card
+    card = rec["line"][0]["card"]
+    after = json.loads(ok(run(*solve_args(), "--trick", card, "--line", "--format", "json", text)).stdout)[0]
+    assert after["line"][0]["seat"] == rec["line"][1]["seat"] and len(after["line"]) == 19
 
 
 def test_trick_continues_from_a_played_card():

@@ -23,8 +23,8 @@ import random
 
 import pytest
 
-from naive import naive_trick_winner, random_endgame
-from rook_analyze.solver import Deal, Rules, card_values, random_deal, solve
+from naive import naive_card_values, naive_legal, naive_trick_winner, random_endgame, random_trick
+from rook_analyze.solver import Deal, Rules, card_values, play_line, random_deal, solve
 
 PRESETS = ["full", "hasbro", "kentucky", "dixie40", "bridge"]
 
@@ -156,3 +156,81 @@ def test_endings_principal_variation(spec):
         res = solve(deal, trump, declarer, leader)
         assert res.declarer_points + res.defender_points == deal.total_points()
         assert _defenders_own_search(deal, trump, declarer, leader) == res.defender_points
+
+
+def _check_play_line(deal: Deal, trump: str, declarer: int, leader: int, trick=(), reference: bool = True) -> None:
+    """``play_line`` to the end: its value stays the position's, every card is
+    legal and (``reference``) one of the reference's best for its seat, the
+    winners are the reference's, and the points the declaring side captures
+    on the line add up to the value (the most_tricks bonus over the tricks it
+    won on the line included)."""
+    rules = deal.rules
+    n, names = rules.seats, rules.seat_names
+    line = play_line(deal, trump, declarer, leader, trick=trick)
+    root = solve(deal, trump, declarer, leader, trick=trick).declarer_points
+    assert [p.declarer_points for p in line] == [root] * len(line)
+    assert len(line) == sum(len(h) for h in deal.hands) - len(trick)  # every card left, once
+    cur, played, lead = deal, list(trick), leader
+    captured = won = 0
+    number = 1
+    for p in line:
+        where = (cur.rdn(), trump, declarer, lead, [c.rdn() for c in played], p)
+        seat = (lead + len(played)) % n
+        assert (p.trick, p.seat) == (number, names[seat]), where
+        assert p.card in naive_legal(cur, trump, declarer, lead, played), where
+        if reference:
+            values = naive_card_values(cur, trump, declarer, lead, played)
+            best = (max if rules.side_of(seat, declarer) == 1 else min)(values.values())
+            assert values[p.card] == best and captured + best == root, where
+        played.append(p.card)
+        if len(played) < n:
+            assert p.winner is None, where
+            continue
+        cur, w, pts = _finish(cur, trump, lead, played)
+        if cur.cards_per_hand == 0 and rules.nest_to == "last_trick":
+            pts += rules.points_of_mask(deal.nest.mask)
+        assert p.winner == names[w], where
+        if rules.side_of(w, declarer) == 1:
+            captured += pts
+            won += 1
+        lead, played = w, []
+        number += 1
+    assert cur.cards_per_hand == 0 and not played
+    if rules.nest_to == "declarer":
+        captured += rules.points_of_mask(deal.nest.mask)
+    if rules.most_tricks is not None:
+        need, bonus = rules.most_tricks
+        captured += bonus if won >= need else 0
+    assert captured == root
+
+
+def test_play_line_of_a_whole_deal():
+    rules = Rules.preset("hasbro")
+    deal = random_deal(rules, 1)
+    _check_play_line(deal, "R", 0, rules.first_leader(0, 3), reference=False)
+    # the module's line is the Solver's, and a LinePlay reads as json would
+    line = play_line(deal, "R", "N")
+    assert [p.to_dict() for p in line][:2] == [
+        {"trick": 1, "seat": line[0].seat, "card": line[0].card.rdn(), "declarer_points": line[0].declarer_points,
+         "winner": None},
+        {"trick": 1, "seat": line[1].seat, "card": line[1].card.rdn(), "declarer_points": line[1].declarer_points,
+         "winner": None}]
+    assert line[3].winner is not None and line[4].trick == 2
+
+
+@pytest.mark.parametrize("spec", PRESETS + ["full,bird_play=any_time,nest_to=last_trick,last_trick_bonus=20",
+                                            "kentucky,bird=low,nest_to=declarer",
+                                            "hasbro,hand_size=4,most_tricks=3:20",
+                                            "hasbro,seats=3,teams=alone"])
+def test_play_line_against_the_reference(spec):
+    """Across trick boundaries too, with most_tricks (the line counts the
+    tricks it won, where a later position's own value would not)."""
+    rules = Rules.from_spec(spec)
+    rng = random.Random(23)
+    for i in range(4):
+        deal = random_endgame(rules, 4, rng)
+        trump = rng.choice(rules.trumps)
+        declarer, leader = rng.randrange(rules.seats), rng.randrange(rules.seats)
+        trick = random_trick(deal, trump, declarer, leader, rng, i % rules.seats)
+        _check_play_line(deal, trump, declarer, leader, trick, reference=rules.most_tricks is None)
+
