@@ -79,12 +79,21 @@ def _walk_line(deal: Deal, trump: str, declarer: int, leader: int, check_every_c
                 captured += pts
                 won += 1
             leader, trick = w, []
+    captured = _with_the_hands_end(deal, captured, won)
+    assert captured == root
+    return captured
+
+
+def _with_the_hands_end(deal: Deal, captured: int, won: int) -> int:
+    """The points the declaring side captured in tricks, plus what the end of
+    the hand adds: the nest when it goes to the declarer, and the most_tricks
+    bonus when the side won enough tricks (``won``)."""
+    rules = deal.rules
     if rules.nest_to == "declarer":
         captured += rules.points_of_mask(deal.nest.mask)
     if rules.most_tricks is not None:
         need, bonus = rules.most_tricks
         captured += bonus if won >= need else 0
-    assert captured == root
     return captured
 
 
@@ -196,12 +205,7 @@ def _check_play_line(deal: Deal, trump: str, declarer: int, leader: int, trick=(
         lead, played = w, []
         number += 1
     assert cur.cards_per_hand == 0 and not played
-    if rules.nest_to == "declarer":
-        captured += rules.points_of_mask(deal.nest.mask)
-    if rules.most_tricks is not None:
-        need, bonus = rules.most_tricks
-        captured += bonus if won >= need else 0
-    assert captured == root
+    assert _with_the_hands_end(deal, captured, won) == root
 
 
 def test_play_line_of_a_whole_deal():
