@@ -56,8 +56,7 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
                    "seat (the most points for the declaring side, the fewest for a defender).")
 @click.option("--line", "with_line", is_flag=True,
               help="Also give a line of perfect play to the end of the hand: each seat in turn plays its best "
-                   "card (the first in card order among equals), each trick's winner marked. It costs several "
-                   "solves.")
+                   "card (the first in card order among equals), each trick's winner marked.")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
 def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str | None, trick: str | None,
@@ -117,7 +116,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     streaming = fmt in ("jsonl", "csv")
     csv_header_due = True
     checked(table_bits, None)  # a bad ROOK_ANALYZE_TT_BITS is no fault of the first deal
-    compile_notice(("solve", "card_values") if with_cards or with_line else ("solve",))
+    compile_notice(("solve",) + (("card_values",) if with_cards else ()) + (("line",) if with_line else ()))
     records = []
     with progress(len(deals), "solving", unit="deal") as bar:
         for where, d in deals:

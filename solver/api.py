@@ -464,21 +464,24 @@ class Solver:
         n = rules.seats
         d = _seat(rules, declarer, "declarer")
         names = rules.seat_names
-        # one table generation for the whole line: its positions are all of one game
-        # (the same kernel parameters, sides and worths), so entries carry over
-        tt = self._table(pos.context + ("line",))
         lead = pos.leader
         played = as_cards(trick, "trick")
         hands = [h.mask for h in deal.hands]
         captured = won = 0
         number = 1
         line: list[LinePlay] = []
-        while True:
-            values = self._card_values(pos, tt, won)
-            if not values:
-                break
-            card, after = next(iter(values.items()))  # best first for the seat to play
-            value = captured + after  # the points of finished tricks, and perfect play from here
+        # one table generation for the whole line, the same as solve's and card_values'
+        # for this deal: its positions are all of one game (the same kernel parameters,
+        # sides and worths), so entries carry over, from a solve just made too
+        tt = self._table(pos.context + (False,))
+        gen = self._gen
+        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, 0, 0, pos.P, pos.side,
+                         pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop)
+        value = _finished(_kernel_call(lambda: kernel.solve_exact(
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop))) + pos.nest_points
+        while pos.hands.any():
+            card = self._best_card(pos, tt, won, value - captured)
             seat = (lead + len(played)) % n
             played.append(card)
             winner = None
@@ -498,11 +501,32 @@ class Solver:
                 lead, played = w, []
             line.append(LinePlay(number, names[seat], card, value, winner))
             if winner is not None:
-                if last:
-                    break
                 number += 1
             pos = _position(Deal(rules, tuple(Hand(h) for h in hands), deal.nest), trump, d, lead, None, played)
         return tuple(line)
+
+    def _best_card(self, pos: _Position, tt, won: int, value: int) -> Card:
+        """The seat to play's best card at ``pos``, whose exact value (the
+        declaring side's points from here, the nest to the declarer
+        included) is ``value``: the first in canonical card order among the
+        best. ``won``: the tricks the declaring side took before ``pos``."""
+        n = int(pos.P[0])
+        seat = (pos.leader + pos.tlen) % n
+        led = int(pos.trick[0]) if pos.tlen else -1
+        legal = int(kernel.legal_mask(pos.hands[seat], led, bool(pos.P[1]), pos.enc.bird_mask))
+        cards = sorted((Card.from_index(int(pos.enc.inv[b])) for b in range(64) if legal >> b & 1),
+                       key=lambda c: canonical_key(c.index))
+        order = np.array([int(pos.enc.perm[c.index]) for c in cards], np.int64)
+        stats = np.zeros(1, np.int64)
+        gen = self._gen
+        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0, order, 0,
+                         pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, _stop)
+        i = _kernel_call(lambda: kernel.best_card_kernel(
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, value - pos.nest_points, order, len(order),
+            pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, _stop))
+        if i == -2:  # a solver bug, not a fault of the input
+            raise RuntimeError(f"no card of {[c.rdn() for c in cards]} keeps the value {value}")
+        return cards[_finished(i)]
 
     def _card_values(self, pos: _Position, tt, won: int) -> dict[Card, int]:
         """The declaring side's points after each legal card of ``pos``'s seat
@@ -567,8 +591,10 @@ def play_line(deal: Deal, trump: str, declarer: str | int, leader: str | int | N
     tricks already played on the line and, under ``most_tricks``, the
     tricks the declaring side has won on it. Arguments as ``solve``.
 
-    A line costs a ``card_values`` at every card (the solves share one
-    table), so several times one ``solve``."""
+    Each card costs one probe of the search for every card tried before it
+    (cards are tried in canonical order until one keeps the value), all on
+    the table of the deal's ``solve``: after a ``solve`` of the deal on the
+    same thread, a line costs a fraction of it."""
     return _thread_solver().play_line(deal, trump, declarer, leader, dealer, trick)
 
 
@@ -786,12 +812,13 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     return (out, nodes) if return_nodes else out
 
 
-_ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_exact"}
+_ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "batch": "solve_exact",
+                  "line": "best_card_kernel"}
 
 
 def needs_compile(uses: str | Sequence[str] = ("solve", "card_values", "batch")) -> bool:
     """True when a kernel behind the entry points in ``uses`` ("solve",
-    "card_values", "batch": ``solve_batch``; one name or several) is not yet
+    "card_values", "batch": ``solve_batch``, "line": ``play_line``; one name or several) is not yet
     in numba's disk cache (its first call will compile it, which takes a while)."""
     if isinstance(uses, str):
         uses = (uses,)

@@ -2040,3 +2040,36 @@ def card_values_kernel(hands, leader, hist, tlen0, dtr0, P, side, values, bird_m
         out_vals[k] = gained + v
         k += 1
     return k
+
+
+@njit(**JIT)
+def best_card_kernel(hands, leader, hist, tlen0, dtr0, need, order, m, P, side, values, bird_mask,
+                     tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, stop):
+    """The first card of ``order[:m]`` (legal cards of the seat to move, in
+    the order that breaks ties) that is best for that seat, where ``need``
+    is the position's exact value (the declaring side's points from here):
+    for the declaring side a card after which it still takes ``need``, for a
+    defender one after which it takes no more. One probe a card tried,
+    where ``card_values_kernel`` solves every card exactly. Returns its
+    place in ``order``; -1 when ``stop[0]`` was set, -2 when no card
+    qualifies (``need`` was not the value)."""
+    n = P[0]
+    seat = _seat_after(leader, tlen0, n)
+    maximise = side[seat] == 1
+    h2 = hands.copy()
+    hist2 = hist.copy()
+    for i in range(m):
+        h2[:] = hands
+        hist2[:] = hist
+        nl, nt, nd, gained = play_card(h2, leader, hist2, tlen0, dtr0, order[i], P, side, values)
+        # the declaring side's card keeps the value when the rest brings at
+        # least need - gained; a defender's when it brings no more
+        target = need - gained if maximise else need - gained + 1
+        space, classes = probe_space(h2, n, nt, values, bird_mask)
+        bound = probe(h2, nl, hist2, nt, nd, target, P, side, values, bird_mask,
+                      tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space, classes, stop)
+        if stop[0] != 0:
+            return -1
+        if (bound >= target) == maximise:
+            return i
+    return -2

@@ -26,12 +26,14 @@ SPEC = "hasbro"
 
 CHILD = r"""
 import json, sys
-from rook_analyze.solver import Card, Deal, card_values, kernel, needs_compile, solve, solve_batch
-fresh = needs_compile()
+from rook_analyze.solver import Card, Deal, card_values, kernel, needs_compile, play_line, solve, solve_batch
+fresh = needs_compile(("solve", "card_values", "batch", "line"))
 deal = Deal.from_rdn(sys.argv[1], sys.argv[2])
 res = solve(deal, "R", "N", "E")
 cards = card_values(deal, "R", "N", "E", trick=[Card.from_rdn("B13")])
 batch = solve_batch([deal, deal], ["R", "G"], "N", ["E", "S"], threads=2)
+line = play_line(deal, "R", "N", "E")
+KERNELS = ("solve_exact", "card_values_kernel", "best_card_kernel")
 print(json.dumps({
     "needs_compile": fresh,
     "cache_path": kernel.solve_exact._cache._cache_path,
@@ -39,9 +41,10 @@ print(json.dumps({
     "defender": res.defender_points,
     "cards": {c.rdn(): v for c, v in cards.items()},
     "batch": [int(v) for v in batch],
+    "line": [p.card.rdn() for p in line],
     # numba's counters: a kernel loaded from the disk cache is a hit, one compiled a miss
-    "loaded": {k: sum(getattr(kernel, k).stats.cache_hits.values()) for k in ("solve_exact", "card_values_kernel")},
-    "compiled": {k: sum(getattr(kernel, k).stats.cache_misses.values()) for k in ("solve_exact", "card_values_kernel")},
+    "loaded": {k: sum(getattr(kernel, k).stats.cache_hits.values()) for k in KERNELS},
+    "compiled": {k: sum(getattr(kernel, k).stats.cache_misses.values()) for k in KERNELS},
 }))
 """
 
@@ -82,14 +85,14 @@ def test_cache_reload(tmp_path):
     assert second["needs_compile"] is False
     # the second process loaded every kernel from the cache: nothing was added or rewritten
     assert after_second == after_first
-    # the first process compiled both entry kernels, the second loaded both and compiled neither
+    # the first process compiled the entry kernels, the second loaded them and compiled none
     # (this replaces a comparison of the two processes' run times, which a busy machine can upset)
     assert all(n >= 1 for n in first["compiled"].values()), first
     assert all(n >= 1 for n in second["loaded"].values()), second
     assert all(n == 0 for n in second["compiled"].values()), second
 
     # same answers in both, and the right ones
-    keys = ("declarer", "defender", "cards", "batch")
+    keys = ("declarer", "defender", "cards", "batch", "line")
     assert {k: first[k] for k in keys} == {k: second[k] for k in keys}
     deal = Deal.from_rdn(DEAL, SPEC)
     assert first["declarer"] == naive_value(deal, "R", 0, 1)
@@ -97,3 +100,7 @@ def test_cache_reload(tmp_path):
     expect = naive_card_values(deal, "R", 0, 1, [Card.from_rdn("B13")])
     assert first["cards"] == {c.rdn(): v for c, v in expect.items()}
     assert first["batch"] == [naive_value(deal, "R", 0, 1), naive_value(deal, "G", 0, 2)]
+    # the line's first card is one of the reference's best for the leader (E, a defender: the fewest)
+    lead = naive_card_values(deal, "R", 0, 1)
+    assert lead[Card.from_rdn(first["line"][0])] == min(lead.values())
+    assert len(first["line"]) == sum(len(h) for h in deal.hands)

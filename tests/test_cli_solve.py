@@ -234,6 +234,10 @@ def test_compile_notice_goes_to_stderr_once(monkeypatch):
     assert result.stderr.count("compiling the solver") == 1
     assert [json.loads(s)["deal"] for s in result.stdout.splitlines()] == texts.splitlines()
     assert asked == [("solve",)]  # only the kernels this command runs
+    asked.clear()
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    ok(run(*solve_args(), "--cards", "--line", texts.splitlines()[0]))
+    assert asked == [("solve", "card_values", "line")]
 
 
 def test_compile_notice_asks_about_the_kernels_a_command_runs(monkeypatch):
@@ -252,13 +256,13 @@ def test_needs_compile_names_its_entry_points(monkeypatch):
     assert needs_compile(()) is False  # nothing to run, nothing to compile
     # each entry point run once in this process: its kernel is in the disk cache now
     d = Deal.from_rdn("N: B14 / E: B13 / S: B12 / W: B11", SMALL)
-    solve(d, "Y", "E"), card_values(d, "Y", "E"), solve_batch([d], "Y", "E")
-    for uses in (("solve",), ("card_values",), ("batch",), ("solve", "card_values", "batch")):
+    solve(d, "Y", "E"), card_values(d, "Y", "E"), solve_batch([d], "Y", "E"), play_line(d, "Y", "E")
+    for uses in (("solve",), ("card_values",), ("batch",), ("line",), ("solve", "card_values", "batch", "line")):
         assert needs_compile(uses) is False, uses
     # with the cache's index files gone (as numba would find a fresh cache), every entry point must compile:
     # an answer that never looks at the cache (or fails and falls back to False) would not say so
     monkeypatch.setattr("os.path.exists", lambda path: False)
-    for uses in (("solve",), ("card_values",), ("batch",)):
+    for uses in (("solve",), ("card_values",), ("batch",), ("line",)):
         assert needs_compile(uses) is True, uses
     with pytest.raises(ValueError, match="'deal'"):
         needs_compile(("deal",))

@@ -177,7 +177,8 @@ def _check_play_line(deal: Deal, trump: str, declarer: int, leader: int, trick=(
     n, names = rules.seats, rules.seat_names
     line = play_line(deal, trump, declarer, leader, trick=trick)
     root = solve(deal, trump, declarer, leader, trick=trick).declarer_points
-    assert [p.declarer_points for p in line] == [root] * len(line)
+    assert line and line[0].declarer_points == root  # the line's own solve of the position
+    assert {p.declarer_points for p in line} == {root}
     assert len(line) == sum(len(h) for h in deal.hands) - len(trick)  # every card left, once
     cur, played, lead = deal, list(trick), leader
     captured = won = 0
