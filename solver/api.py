@@ -453,7 +453,26 @@ class Solver:
                     dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
         """The value after each legal card (as the module's ``card_values``), on this solver's table."""
         pos = _position(deal, trump, declarer, leader, dealer, trick)
-        return self._card_values(pos, self._table(pos.context + (False,)), 0)
+        tt = self._table(pos.context + (False,))
+        stats = np.zeros(1, np.int64)
+        out_cards = np.zeros(kernel.MAXMOVES, np.int64)
+        out_vals = np.zeros(kernel.MAXMOVES, np.int64)
+        gen = self._gen
+        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
+                         pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop,
+                         out_cards, out_vals)
+        k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
+            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
+        result = {}
+        for i in range(k):
+            card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
+            result[card] = int(out_vals[i]) + pos.nest_points
+        # best first for the seat to play (the declaring side wants the most
+        # points, the defenders the fewest); equals in canonical card order
+        to_play = (pos.leader + pos.tlen) % int(pos.P[0])
+        sign = -1 if pos.side[to_play] == 1 else 1
+        return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index))))
 
     def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                   dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
@@ -527,30 +546,6 @@ class Solver:
         if i == -2:  # a solver bug, not a fault of the input
             raise RuntimeError(f"no card of {[c.rdn() for c in cards]} keeps the value {value}")
         return cards[_finished(i)]
-
-    def _card_values(self, pos: _Position, tt, won: int) -> dict[Card, int]:
-        """The declaring side's points after each legal card of ``pos``'s seat
-        to play, best first for that seat; ``won``: the tricks the declaring
-        side took before ``pos`` (for most_tricks)."""
-        stats = np.zeros(1, np.int64)
-        out_cards = np.zeros(kernel.MAXMOVES, np.int64)
-        out_vals = np.zeros(kernel.MAXMOVES, np.int64)
-        gen = self._gen
-        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
-                         pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop,
-                         out_cards, out_vals)
-        k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
-            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, pos.P, pos.side, pos.enc.values,
-            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
-        result = {}
-        for i in range(k):
-            card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
-            result[card] = int(out_vals[i]) + pos.nest_points
-        # best first for the seat to play (the declaring side wants the most
-        # points, the defenders the fewest); equals in canonical card order
-        to_play = (pos.leader + pos.tlen) % int(pos.P[0])
-        sign = -1 if pos.side[to_play] == 1 else 1
-        return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index))))
 
 
 _local = threading.local()
