@@ -201,6 +201,7 @@ class LinePlay:
     winner: str | None = None
 
     def to_dict(self) -> dict:
+        """As ``solve --line`` writes it: the card in RDN, the seats by name."""
         return {"trick": self.trick, "seat": self.seat, "card": self.card.rdn(),
                 "declarer_points": self.declarer_points, "winner": self.winner}
 
