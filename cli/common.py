@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
 
+from rook_analyze.analysis.inputs import output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 from rook_analyze.solver.api import ctrl_c_stops_searches
 
@@ -136,6 +137,18 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
+
+
+def detail_option(help: str) -> Callable[[Any], Any]:
+    """``--detail FILE.csv``, the raw rows of a Monte Carlo report, as ``hand`` and ``nest`` take it."""
+    return click.option("--detail", "detail", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
+                        help=help)
+
+
+def check_detail_path(path: str | None) -> None:
+    """A ``--detail`` path checked before the long work (``output_file``)."""
+    if path is not None:
+        checked(output_file, path, "detail file", (".csv",), what="--detail")
 
 
 def known_option(help: str) -> Callable[[Any], Any]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import click
 
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
-from rook_analyze.analysis.inputs import output_file
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, checked, compile_notice,
-                                     constraint_option, emit_report, format_table, joined, known_option,
-                                     output_format, plural, progress, read_deal_lines, rounded_records,
-                                     rules_option, save_csv, save_figure, seat_index, slow_hands_notice)
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
+                                     compile_notice, constraint_option, detail_option, emit_report, format_table,
+                                     joined, known_option, output_format, plural, progress, read_deal_lines,
+                                     rounded_records, rules_option, save_csv, save_figure, seat_index,
+                                     slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -49,10 +49,9 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @click.option("--plot", "plot", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save the bid-success curve (P(make) and ev against the bid, 95% bands); PNG, SVG or PDF "
                    "by FILE's extension.")
-@click.option("--detail", "detail", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
-              help="Save one row per sample as CSV: the deal as dealt (RDN), the policy's trump and discards, "
-                   "the declaring side's points and the defenders', and the points and discards with every "
-                   "trump.")
+@detail_option("Save one row per sample as CSV: the deal as dealt (RDN), the policy's trump and discards, "
+               "the declaring side's points and the defenders', and the points and discards with every "
+               "trump.")
 def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | None, samples: int,
          seed: int | None, known: tuple[str, ...], constraints: tuple[str, ...], precision: float | None,
          time_limit: float | None, workers: int | None, fmt: str, plot: str | None, detail: str | None) -> None:
@@ -98,8 +97,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
-    if detail is not None:
-        checked(output_file, detail, "detail file", (".csv",), what="--detail")
+    check_detail_path(detail)
     # bad hands, known cards and impossible constraints fail here, before any solve
     checked(lambda: DealSampler(rules, seat_i, cards, known=list(known), constraints=parsed))
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves

@@ -7,12 +7,11 @@ import click
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
                                         OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
                                         nest_sampler, planned_solves)
-from rook_analyze.analysis.inputs import output_file
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, checked, compile_notice,
-                                     constraint_option, emit_report, format_table, known_option, output_format,
-                                     plural, progress, rounded_records, rules_option, save_csv, seat_index,
-                                     slow_hands_notice)
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
+                                     checked, compile_notice, constraint_option, detail_option, emit_report,
+                                     format_table, known_option, output_format, plural, progress, rounded_records,
+                                     rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
@@ -60,9 +59,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @output_format(help="table: the top options for a reader; json: one document (options: [{trump, discard, "
                     "mean, se, p_make, ...}], recommendation, ...); csv: the top options and the "
                     "recommendation, with a 'section' column.")
-@click.option("--detail", "detail", type=click.Path(dir_okay=False), default=None, metavar="FILE.csv",
-              help="Save one row per solve as CSV: the option (its rank, trump and discards), the layout "
-                   "(its sample number and the deal as dealt, RDN) and the declaring side's points.")
+@detail_option("Save one row per solve as CSV: the option (its rank, trump and discards), the layout "
+               "(its sample number and the deal as dealt, RDN) and the declaring side's points.")
 def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: str | None, dealer: str | None,
          samples: int, candidates: int, seed: int | None, top: int, trumps: tuple[str, ...], objective: str, margin: float,
          known: tuple[str, ...], constraints: tuple[str, ...], workers: int | None, fmt: str,
@@ -106,8 +104,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     elif objective != "mean":
         raise BadInput(f"--objective {objective}: needs --bid")
     parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
-    if detail is not None:
-        checked(output_file, detail, "detail file", (".csv",), what="--detail")
+    check_detail_path(detail)
     # bad known cards and impossible constraints fail here, before any solve
     checked(lambda: nest_sampler(cards, nest_cards, rules, seat_i, list(known), parsed))
     pool = checked(lambda: nest_candidates(cards, nest_cards, rules, limit=candidates, trumps=trumps or None))

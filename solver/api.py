@@ -25,7 +25,7 @@ from .cards import COLORS, Card, Hand, as_cards, canonical_key, shown
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError, RulesError
-from .game import trick_winner
+from .game import Trick, trick_winner
 from .rules import Rules
 
 
@@ -493,13 +493,9 @@ class Solver:
         # one table generation for the whole line, the same as solve's and card_values'
         # for this deal: its positions are all of one game (the same kernel parameters,
         # sides and worths), so entries carry over, from a solve just made too
+        self._ready(pos)
+        value = self._value(pos, np.zeros(1, np.int64)) + pos.nest_points
         tt = self._table(pos.context + (False,))
-        gen = self._gen
-        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, 0, 0, pos.P, pos.side,
-                         pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop)
-        value = _finished(_kernel_call(lambda: kernel.solve_exact(
-            pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
-            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop))) + pos.nest_points
         while pos.hands.any():
             card = self._best_card(pos, tt, won, value - captured)
             seat = (lead + len(played)) % n
@@ -511,7 +507,7 @@ class Solver:
                     hands[(lead + i) % n] &= ~c.bit
                 last = not any(hands)
                 if rules.side_of(w, d) == 1:
-                    captured += sum(rules.card_points(c.index) for c in played) + rules.trick_points
+                    captured += Trick(lead, tuple(played), w).points(rules)
                     if last:
                         captured += rules.last_trick_bonus
                         if rules.nest_to == "last_trick":
