@@ -147,6 +147,7 @@ class _Game:
                 best = i
         return best
 
+
 def _setup(deal: Deal, trump, declarer, leader, trick):
     rules = deal.rules
     declarer = declarer if isinstance(declarer, int) else rules.check_seat(declarer)
