@@ -48,7 +48,8 @@ import numpy as np
 
 from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError
+from rook_analyze.solver.errors import (ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError,
+                                         plural)
 from rook_analyze.solver.rules import Rules
 
 from .inputs import as_hand, is_whole, items as as_items, whole
@@ -271,7 +272,7 @@ class DealSampler:
                 raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "
                                          f"bidder's hand")
             if len(cards) > sizes[p]:
-                raise ConstraintError(f"{len(cards)} known cards for {name} ({cards.rdn()!r}), "
+                raise ConstraintError(f"{plural(len(cards), 'known card')} for {name} ({cards.rdn()!r}), "
                                       f"but {name} holds {sizes[p]} under {rules.spec()!r}")
             fixed[p] = cards.mask
             seen |= cards.mask
@@ -474,7 +475,7 @@ def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,
         raise outside_error(f"card {first_card(bad)!r} in {what} {cards.rdn()!r} is not in the "
                             f"{rules.spec()!r} deck")
     if len(cards) != size:
-        raise DealError(f"{what} {cards.rdn()!r} has {len(cards)} cards: {rules.spec()!r} {size_text}")
+        raise DealError(f"{what} {cards.rdn()!r} has {plural(len(cards), 'card')}: {rules.spec()!r} {size_text}")
 
 
 def check_hand(hand: Hand, rules: Rules) -> None:

@@ -463,11 +463,6 @@ def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
         click.echo("compiling the solver (first run only)...", err=True)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 sample``, ``2 samples``."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 def slow_hands_notice(rules: Rules, solves: int, advice: str = "try a few samples first") -> None:
     """Warn on standard error, before a long wait, when the hands are long
     enough (12 cards or more, with counters: ``full``) that one solve takes

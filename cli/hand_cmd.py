@@ -9,10 +9,11 @@ from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
                                      compile_notice, constraint_option, detail_option, emit_report, format_table,
-                                     joined, known_option, output_format, plural, progress, read_deal_lines,
+                                     joined, known_option, output_format, progress, read_deal_lines,
                                      rounded_records, rules_option, save_csv, save_figure, seat_index,
                                      slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
+from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
            "p_make_lo": 3, "p_make_hi": 3, "ev": 1, "ev_se": 2, "ev_lo": 1, "ev_hi": 1}

@@ -10,9 +10,10 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, emit_report,
-                                     format_table, known_option, output_format, plural, progress, rounded_records,
+                                     format_table, known_option, output_format, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
+from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
            "gap_se": 2, "quick": 1}

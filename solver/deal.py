@@ -9,7 +9,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from .cards import Hand, _check_text, _is_int, first_card, mask_indices, shown
-from .errors import DealError, DuplicateCardError, InvalidCardError, RookError
+from .errors import DealError, DuplicateCardError, InvalidCardError, RookError, plural
 from .rules import Rules
 
 _PART_RE = re.compile(r"^\s*([A-Za-z0-9]+)\s*:\s*(.*?)\s*$", re.S)
@@ -54,9 +54,9 @@ class Deal:
             raise DealError(f"unequal hands ({detail}): every hand must hold the same number of cards")
         size = sizes.pop()
         if size > r.hand_size:
-            raise DealError(f"hands of {size} cards: {r.spec()!r} deals {r.hand_size} a seat")
+            raise DealError(f"hands of {plural(size, 'card')}: {r.spec()!r} deals {r.hand_size} a seat")
         if len(self.nest) > r.nest_size:
-            raise DealError(f"a nest of {len(self.nest)} cards: {r.spec()!r} has a nest of {r.nest_size}")
+            raise DealError(f"a nest of {plural(len(self.nest), 'card')}: {r.spec()!r} has a nest of {r.nest_size}")
 
     def _check_cards(self, name: str, mask: int, seen: int) -> None:
         outside = mask & ~self.rules.deck_mask
@@ -114,9 +114,9 @@ class Deal:
         r = self.rules
         for name, hand in zip(r.seat_names, self.hands):
             if len(hand) != r.hand_size:
-                raise DealError(f"hand {name} has {len(hand)} cards: {r.spec()!r} deals {r.hand_size}")
+                raise DealError(f"hand {name} has {plural(len(hand), 'card')}: {r.spec()!r} deals {r.hand_size}")
         if len(self.nest) != r.nest_size:
-            raise DealError(f"the nest has {len(self.nest)} cards: {r.spec()!r} has a nest of {r.nest_size}")
+            raise DealError(f"the nest has {plural(len(self.nest), 'card')}: {r.spec()!r} has a nest of {r.nest_size}")
 
     def rdn(self) -> str:
         """The deal in canonical RDN: ``N: ... / E: ... / S: ... / W: ... / nest: ...``."""

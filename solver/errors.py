@@ -1,6 +1,11 @@
 """The error hierarchy. Every error is a ValueError whose message quotes the bad input."""
 
 
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``: counts in messages read as English."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
 class RookError(ValueError):
     """Base class for every error rook-analyze raises on bad input or illegal actions."""
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, as_card, as_cards, mask_of, shown
 from .deal import Deal, random_deal, seeded_rng
-from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError
+from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError, plural
 from .rules import Rules
 
 __all__ = [
@@ -603,7 +603,7 @@ class Round:
         k = self.rules.nest_size
         if len(chosen) != k:
             raise IllegalActionError(
-                f"{name} discards {len(chosen)} cards ({' '.join(map(str, chosen)) or 'none'}): "
+                f"{name} discards {plural(len(chosen), 'card')} ({' '.join(map(str, chosen)) or 'none'}): "
                 f"the declarer must discard exactly {k} (nest_size)"
             )
         self.discards = Hand.from_cards(chosen)

@@ -299,3 +299,11 @@ def test_random_deals_count_is_checked_at_the_call(count):
         random_deals("hasbro", count, seed=1)
     assert repr(count) in str(err.value)
     assert list(random_deals("hasbro", 0, seed=1)) == []
+
+
+def test_counts_in_messages_read_as_english():
+    one = "N: B14 / E: B13 / S: B12 / W: B11"
+    with pytest.raises(DealError, match=r"hand N has 1 card: 'hasbro' deals 9"):
+        Deal.from_rdn(one, "hasbro", complete=True)
+    with pytest.raises(DealError, match=r"hand N has 2 cards: "):
+        Deal.from_rdn("N: B14 B5 / E: B13 B6 / S: B12 B7 / W: B11 B8", "hasbro", complete=True)
