@@ -69,6 +69,8 @@ class RookGroup(click.Group):
             raise _one_line(e) from None
         except RookError as e:
             raise BadInput(str(e)) from None
+        except OSError as e:  # --version and --help write while the options are parsed
+            raise _refused(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -79,17 +81,22 @@ class RookGroup(click.Group):
         except RookError as e:
             raise BadInput(str(e)) from None
         except OSError as e:
-            if e.errno == errno.EPIPE:
-                raise  # a reader that stopped early (| head): click ends quietly
-            # the system refused a read or write (standard output on a full disk, say):
-            # one line and exit status 1, not a traceback
-            _drop_pending_output()
-            raise click.ClickException(_os_error_text(e)) from None
+            raise _refused(e) from None
         except KeyboardInterrupt:
             # Ctrl-C: the searches have stopped (rook_analyze.solver.api); one
             # line and the shell's status for an interrupt, 128 + SIGINT
             click.echo("interrupted", err=True)
             sys.exit(130)
+
+
+def _refused(e: OSError) -> OSError | click.ClickException:
+    """The system refused a read or write (standard output on a full disk,
+    say): one line and exit status 1, not a traceback. A reader that stopped
+    early (``| head``) is passed on as it is: click ends quietly on EPIPE."""
+    if e.errno == errno.EPIPE:
+        return e
+    _drop_pending_output()
+    return click.ClickException(_os_error_text(e))
 
 
 def _os_error_text(e: OSError) -> str:
@@ -132,6 +139,11 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False, newline="") as f:
             tmp = f.name
             frame.to_csv(f, index=False)
+        # a temporary file is made private (0600); the file the user asked
+        # for gets the mode a plain open would give it, under the umask
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except OSError as e:
         if tmp is not None and os.path.exists(tmp):

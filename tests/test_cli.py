@@ -275,6 +275,17 @@ def test_output_the_system_refuses_is_one_line_not_a_traceback():
     assert proc.stderr == "Error: No space left on device\n", proc.stderr
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["--version"], ["--help"], [], ["deal", "--help"]])
+def test_version_and_help_on_a_full_disk_are_one_line(args):
+    # --version and the group's --help write while click parses the options
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "rook_analyze.cli", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == "Error: No space left on device\n", proc.stderr
+
+
 def test_a_closed_pipe_ends_quietly():
     """A reader that stops early (| head -1): no traceback, no message."""
     proc = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "hasbro", "--count",

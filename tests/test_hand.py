@@ -7,6 +7,8 @@ import errno
 import io
 import json
 import math
+import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -390,6 +392,9 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     made = {b["bid"]: b["p_make"] for b in doc["bids"]}
     assert (rows["points"] >= SMALL.min_bid).mean() == pytest.approx(made[SMALL.min_bid], abs=1e-3)
     assert not list(tmp_path.glob("*.tmp"))  # the temporary file was renamed into place
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask  # as a plain open makes it, not 0600
     # a write the system refuses comes after the report: status 1, one line, nothing half-written
     import pandas.core.generic as generic
 
