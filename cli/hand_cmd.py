@@ -112,6 +112,12 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
                                                precision=precision, threads=workers, progress=bar.update,
                                                time_limit=time_limit))
     emit_report(report, fmt, _print_table)  # first: a file the system refuses to write loses no report
+    if fmt != "table" and report.samples < samples:
+        # the table's header says so; a csv has no place for it
+        why = (f"time limit {time_limit:g} s reached" if report.timed_out else
+               f"precision {precision:g} reached")
+        click.echo(f"{why} after {plural(report.samples, 'sample')}: --samples {report.samples} "
+                   f"--seed {report.seed} repeats this report", err=True)
     if detail is not None:
         save_csv(report.detail, detail, "--detail")
     if plot is not None:

@@ -230,6 +230,22 @@ def test_cli_time_limit(monkeypatch):
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
             "--time-limit", "30", "--precision", "0.01")
     assert "precision 0.01: NOT reached (the --time-limit stopped it)" in r.stdout.splitlines()[0]
+    # a csv has no place for the count: standard error says it
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "1",
+            "--time-limit", "30", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip().splitlines()[-1] == ("time limit 30 s reached after 1 sample: --samples 1 --seed 4 "
+                                                 "repeats this report")
+
+
+def test_cli_csv_says_on_standard_error_when_precision_stopped_it():
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--precision", "50",
+            "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip().splitlines()[-1] == ("precision 50 reached after 100 samples: --samples 100 --seed 5 "
+                                                 "repeats this report")
+    whole = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--format", "csv")
+    assert "reached after" not in whole.stderr
 
 
 def test_decision_rule_and_wilson():
