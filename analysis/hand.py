@@ -52,7 +52,7 @@ from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import callable_or_none, check_policy, number, threads_count, whole
+from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
@@ -335,7 +335,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     rules = Rules.from_spec(rules)
     if not rules.has_auction:
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
-    samples = whole("samples", samples, 1)
+    samples = whole("samples", samples, 1, most=MAX_SAMPLES)
     if precision is not None:
         number("precision", precision, above=0, what="a standard error in points")  # kept as given
     if time_limit is not None:

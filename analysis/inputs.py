@@ -24,15 +24,24 @@ def is_whole(value: Any) -> bool:
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
+# The most samples (or layouts) one run of hand or nest takes: about three
+# days of `hasbro` on two cores at the solver's present speed. Every sample
+# is kept for the report's detail, so a typo's 10**11 would fill the memory
+# before the first solve; more than this is simulate's work.
+MAX_SAMPLES = 1_000_000
+
+
 def whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError,
-          small: str | None = None) -> int:
+          small: str | None = None, most: int | None = None) -> int:
     """``value`` as an int: a whole number (not a bool, not a float), ``least``
-    or more. ``small`` replaces the message's reason when the number is a
-    whole number below ``least``."""
+    or more (and ``most`` or less when given). ``small`` replaces the
+    message's reason when the number is a whole number below ``least``."""
     if is_whole(value):
         value = int(value)
-        if value >= least:
+        if value >= least and (most is None or value <= most):
             return value
+        if value >= least:
+            raise error(f"{name}={value!r}: at most {most:,}")
         if small is not None:
             raise error(f"{name}={value!r}: {small}")
     raise error(f"{name}={value!r}: expected a whole number, {least} or more")

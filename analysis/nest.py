@@ -71,12 +71,13 @@ import pandas as pd
 from rook_analyze.solver import solve_batch
 from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, mask_indices
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import ConstraintError, DealError
+from rook_analyze.solver.errors import ConstraintError, DealError, RulesError
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count, whole
+from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count,
+                     whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
@@ -94,8 +95,12 @@ _BID_COLUMNS = ("p_make", "p_make_se", "p_make_lo", "p_make_hi", "score")
 # ---------------------------------------------------------------- input
 def check_nest(hand: Hand | str, nest: Hand | str, rules: Rules) -> tuple[Hand, Hand]:
     """The declarer's hand and the nest, checked against the rules: the right
-    number of cards each, every card in the deck, no card twice."""
+    number of cards each, every card in the deck, no card twice; and rules
+    with an auction, whose winner takes the nest."""
     rules = Rules.from_spec(rules)
+    if not rules.has_auction:
+        raise RulesError(f"rules {rules.spec()!r} have no bidding: nest advice is for the declarer who "
+                         f"won the auction and takes the nest")
     hand, nest = hand_and_nest(hand, nest, rules)
     check_hand(hand, rules)
     check_cards(nest, "nest", rules, rules.nest_size, f"has a nest of {rules.nest_size}", DealError)
@@ -720,7 +725,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     the total."""
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
-    samples = whole("samples", samples, FIRST_ROUND,
+    samples = whole("samples", samples, FIRST_ROUND, most=MAX_SAMPLES,
                     small=f"at least {FIRST_ROUND} layouts are needed (a standard error needs two)")
     top = whole("top", top, 1, small="show at least one option")
     candidates = whole("candidates", candidates, 1, small="at least one option is needed")

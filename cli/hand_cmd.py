@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
+from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
@@ -27,7 +28,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @click.option("--dealer", type=SEAT, default=None,
               help="The dealer: decides the first leader where the seat left of the dealer leads."
                    + DEALER_DEFAULT)
-@click.option("--samples", "-n", type=click.IntRange(min=1), default=500, show_default=True,
+@click.option("--samples", "-n", type=click.IntRange(min=1, max=MAX_SAMPLES), default=500, show_default=True,
               help="Sampled deals (the most, with --precision).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")

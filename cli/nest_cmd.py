@@ -7,6 +7,7 @@ import click
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
                                         OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
                                         nest_sampler, planned_solves)
+from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, emit_report,
@@ -33,7 +34,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @click.option("--dealer", type=SEAT, default=None,
               help="The dealer: decides the first leader where the seat left of the dealer leads."
                    + DEALER_DEFAULT)
-@click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND), default=DEFAULT_SAMPLES, show_default=True,
+@click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND, max=MAX_SAMPLES), default=DEFAULT_SAMPLES,
+              show_default=True,
               help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer).")
 @click.option("--candidates", type=click.IntRange(min=1), default=DEFAULT_CANDIDATES, show_default=True,
               help="Options (trump and discards) that enter the first round: the policy's choice first, "

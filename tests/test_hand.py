@@ -277,6 +277,9 @@ def test_no_bidding_or_no_samples_is_an_error():
         analyze_hand("B14 B13 B12 B11 B10 B9 B8 B7 B6 B5 B4 B3 B2", "bridge", samples=1)
     with pytest.raises(ConstraintError, match="samples=0"):
         analyze_hand(SMALL_HAND, SMALL, samples=0)
+    # refused before a deal is drawn: every sample is kept for the report's detail
+    with pytest.raises(ConstraintError, match="samples=1000001: at most 1,000,000"):
+        analyze_hand(SMALL_HAND, SMALL, samples=1_000_001)
 
 
 def test_strong_hand_bids_at_least_100_in_its_color():
@@ -452,6 +455,14 @@ def test_cli_bad_input_is_one_line_exit_2(args, message):
     assert len(err.splitlines()) == 1
     assert message in err
     assert "Traceback" not in r.output
+
+
+def test_cli_too_many_samples_is_one_line_exit_2():
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "100000000000")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip().splitlines() == [
+        "Error: Invalid value for '--samples' / '-n': 100000000000 is not in the range 1<=x<=1000000. "
+        "(see 'main hand --help')"]  # CliRunner names the group after its function
 
 
 def test_defenders_solved_apart_when_the_game_is_not_zero_sum():

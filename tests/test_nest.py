@@ -197,6 +197,7 @@ def test_bad_input_is_a_rook_error(hand, nest, error, words):
     (dict(objective="nonsense"), "objective 'nonsense': choose one of"),
     (dict(samples=0), "samples=0"),
     (dict(samples=1), "samples=1: at least 2"),  # no standard error, so no honest way to weigh a switch
+    (dict(samples=10 ** 11), "samples=100000000000: at most 1,000,000"),  # refused before a layout is dealt
     (dict(top=0), "top=0"),
     (dict(candidates=0), "candidates=0"),
     (dict(margin=-1), "margin=-1"),
@@ -308,6 +309,8 @@ def test_cli_json_without_bid_keeps_p_make_as_null():
     (HAND, NEST, ["--trump", "none"], "trump 'none'"),
     (HAND, NEST, ["--margin", "-1"], "--margin"),
     (HAND, NEST, ["--samples", "1"], "--samples"),
+    (HAND, NEST, ["--samples", "100000000000"], "not in the range 2<=x<=1000000"),
+    ("B14 B12 B9 B7 R13 R6 Y11 Y5 G9 B2 B3 B4 B5", "", ["--rules", "bridge"], "'bridge' have no bidding"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(hand, nest, extra, words):
     res = _cli("--hand", hand, "--nest", nest, "--samples", "2", *extra)
