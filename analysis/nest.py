@@ -69,9 +69,9 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve_batch
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, mask_indices
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import ConstraintError, DealError, RulesError
+from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RulesError
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
@@ -695,6 +695,10 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
     if NEST in places:
         raise ConstraintError(f"known cards for the nest ({places[NEST].rdn()!r}): the nest is given "
                               f"with the hand, it cannot also be known")
+    for place, cards in places.items():
+        if cards.mask & nest.mask:  # named here: the sampler would call the nest a known place
+            raise DuplicateCardError(f"known card {first_card(cards.mask & nest.mask)!r} for {place} is in the "
+                                     f"nest ({nest.rdn()!r})")
     given = {NEST: nest, **places}
     return DealSampler(rules, seat, hand, known=given, constraints=constraints)
 

@@ -90,7 +90,7 @@ class Constraint:
             raise ConstraintError(f"constraint {shown}: place {self.place!r} must be a seat name "
                                   f"(e.g. 'E', 'P2') or 'nest'")
         place = self.place.strip()
-        place = place.lower() if place.lower() == NEST else place.upper()
+        place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
         feature = self.feature
         if isinstance(feature, str):
             feature = feature.strip()
@@ -104,6 +104,8 @@ class Constraint:
                                   f"{' '.join(_OPS)}")
         if not is_whole(self.value):
             raise ConstraintError(f"constraint {shown}: value {self.value!r} must be a whole number")
+        if int(self.value) < 0:
+            raise ConstraintError(f"constraint {shown}: value {self.value!r}: counts are 0 or more")
         object.__setattr__(self, "place", place)
         object.__setattr__(self, "feature", feature)
         object.__setattr__(self, "op", "=" if op == "==" else op)
@@ -118,7 +120,9 @@ class Constraint:
                 f"constraint {text!r}: expected SEAT:FEATURE OP N, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'"
             )
         place, feature, op, value = m.groups()
-        place = place.lower() if place.lower() == NEST else place.upper()
+        if int(value) < 0:
+            raise ConstraintError(f"constraint {text!r}: a count cannot be {value} (counts are 0 or more)")
+        place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
         feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
         if feature not in FEATURES:
             raise ConstraintError(f"constraint {text!r}: feature {m.group(2)!r} must be a color "
@@ -331,7 +335,17 @@ class DealSampler:
                 what = f"{who} (the bidder's hand)" if p == self.seat else who
                 raise ConstraintError(
                     f"impossible constraint {' and '.join(repr(t) for t in texts)}: {what} can only hold "
-                    f"{_span(least, most)} {feature_label(feature)} here"
+                    f"{_span(least, most)} {feature_label(feature, most if least == most else None)} here"
+                )
+            if feature == "counters" and k and not any(lo <= fixed_value + s <= hi for s in _sums_of(vals, k)):
+                # within the span yet out of reach: counters come in steps (5s, 10s, ...)
+                who = self._names[p]
+                what = f"{who} (the bidder's hand)" if p == self.seat else who
+                worth = ", ".join(str(v) for v in sorted({int(v) for v in vals if v}))
+                raise ConstraintError(
+                    f"impossible constraint {' and '.join(repr(t) for t in texts)}: no hand {what} can be "
+                    f"dealt here holds {_span(int(lo), int(hi))} points in counters (the unseen counters "
+                    f"are worth {worth})"
                 )
             unseen[(p, feature)] = (lo - fixed_value, hi - fixed_value)
 
@@ -486,6 +500,19 @@ def check_hand(hand: Hand, rules: Rules) -> None:
 def feature_label(feature: str, count: int | None = None) -> str:
     label = {"counters": "points in counters", "rook": "birds"}.get(feature, f"{feature} cards")
     return label[:-1] if count == 1 and feature != "counters" else label
+
+
+def _sums_of(values: np.ndarray, k: int) -> set[int]:
+    """Every total that ``k`` of ``values`` (one per card) can come to: the
+    nonzero values by a small subset-sum over how many are taken, the zeros
+    filling the rest of the ``k``."""
+    worth = [int(v) for v in values if v]
+    zeros = len(values) - len(worth)
+    reach: list[set[int]] = [{0}] + [set() for _ in range(k)]  # reach[c]: totals of c nonzero cards
+    for v in worth:
+        for c in range(min(k, len(worth)), 0, -1):
+            reach[c] |= {s + v for s in reach[c - 1]}
+    return set().union(*(reach[c] for c in range(max(0, k - zeros), k + 1)))
 
 
 def _span(lo: int, hi: int) -> str:

@@ -184,11 +184,47 @@ def test_bad_known_cards(known, message):
     (["E:B>=4", "W:B>=4"], "together they need 8 B cards"),
     (["N:B<3"], "the bidder's hand"),
     (["E:counters>200"], "impossible constraint"),
+    # within 0 to 120 points yet out of reach: counters come in 5s and 10s (the bidder holds the Rook)
+    (["E:counters=7"], "no hand E can be dealt here holds 7 points in counters (the unseen counters are worth "
+                       "5, 10)"),
+    (["E:counters>=6", "E:counters<=9"], "holds 6 to 9 points in counters"),
+    (["S:rook=2"], "S can only hold 0 birds here"),
 ])
 def test_impossible_constraints_fail_up_front(cons, message):
     with pytest.raises(ConstraintError) as e:
         DealSampler(FULL, "N", STRONG, known=["W:B7 B6"] if "0 to 5" in message else None, constraints=cons)
     assert message in str(e.value)
+
+
+def test_impossible_constraint_messages_count_in_english():
+    with pytest.raises(ConstraintError, match="N can only hold 1 bird here"):
+        DealSampler(HASBRO, None, None, known=["N:Rook"], constraints=["N:rook=0"])
+
+
+def test_counter_totals_in_reach():
+    from rook_analyze.analysis.sampling import _sums_of
+
+    assert _sums_of(np.array([0, 0, 5, 10, 20]), 2) == {0, 5, 10, 20, 15, 25, 30}
+    assert _sums_of(np.array([5, 10, 20]), 2) == {15, 25, 30}    # no zeros: two counters must be taken
+    assert _sums_of(np.array([0, 5, 5]), 3) == {10}
+    assert _sums_of(np.array([0, 5]), 0) == {0}
+
+
+@pytest.mark.parametrize("text, words", [
+    ("N:B>=-1", "constraint 'N:B>=-1': a count cannot be -1 (counts are 0 or more)"),
+])
+def test_negative_counts_are_refused(text, words):
+    with pytest.raises(ConstraintError) as e:
+        Constraint.parse(text)
+    assert words in str(e.value)
+    with pytest.raises(ConstraintError, match="counts are 0 or more"):
+        Constraint("N", "B", ">=", -1)
+
+
+def test_out_keeps_its_lower_case_as_typed():
+    assert Constraint.parse("out:B>=1").text() == "out:B>=1"
+    with pytest.raises(ConstraintError, match="constraint 'out:B>=1': out-of-play cards take no constraints"):
+        DealSampler(HASBRO, None, None, constraints=["out:B>=1"])
 
 
 def test_too_rare_constraints_stop_instead_of_hanging():
