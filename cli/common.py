@@ -121,11 +121,13 @@ def _drop_pending_output() -> None:
 def save_figure(fig: Any, path: str, **savefig: Any) -> None:
     """Save a matplotlib Figure for ``--plot``; a write the system refuses
     (no permission, a full disk) is one line and exit status 1, as for
-    standard output: the path itself was checked before the work began."""
+    standard output: the path itself was checked before the work began.
+    Says where it went on standard error, as every file a command writes."""
     try:
         fig.savefig(path, **savefig)
     except OSError as e:
         raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
+    click.echo(f"plot saved to {path}", err=True)
 
 
 def save_csv(frame: Any, path: str, option: str) -> None:
@@ -149,6 +151,7 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
+    click.echo(f"{option.lstrip('-')} saved to {path}", err=True)
 
 
 def detail_option(help: str) -> Callable[[Any], Any]:

@@ -63,7 +63,6 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
         click.echo(render_table(rep))
     if plot is not None:
         save_figure(plot_report(rep), plot, dpi=130, bbox_inches="tight")
-        click.echo(f"plot saved to {plot}", err=True)
 
 
 def _count_groups(step: int) -> str:

@@ -341,6 +341,7 @@ def test_cli_table_and_plot(tmp_path):
     assert r.exit_code == 0, r.output
     assert "recommendation:" in r.stdout and "rule:" in r.stdout
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r.stderr.strip().splitlines()[-1] == f"plot saved to {png}"  # where the file went, as report says
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "6", "--seed", "1", "--plot", str(svg),
             "--format", "json")
     assert r.exit_code == 0
@@ -411,6 +412,7 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     made = {b["bid"]: b["p_make"] for b in doc["bids"]}
     assert (rows["points"] >= SMALL.min_bid).mean() == pytest.approx(made[SMALL.min_bid], abs=1e-3)
     assert not list(tmp_path.glob("*.tmp"))  # the temporary file was renamed into place
+    assert r.stderr.strip().splitlines()[-1] == f"detail saved to {path}"
     umask = os.umask(0)
     os.umask(umask)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask  # as a plain open makes it, not 0600
