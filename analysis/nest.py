@@ -631,6 +631,11 @@ class NestReport:
                "keep": rec.keep.rdn(), "mean": rec.mean, "se": rec.se, "gap": rec.gap, "gap_se": rec.gap_se}
         if self.bid is not None:
             row["p_make"] = rec.p_make
+        # the rest of its figures as its option row has them (gap stays its lead over the runner-up)
+        same = self.options[(self.options["trump"] == rec.trump) & (self.options["discard"] == rec.discard.rdn())]
+        for col in ("p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds"):
+            if len(same) and col in same.columns and col not in row:
+                row[col] = same.iloc[0][col]
         frame = pd.concat([opts, pd.DataFrame([row])], ignore_index=True)
         cols = ["section"] + [c for c in frame.columns if c != "section"]
         if self.bid is None:  # the same columns with or without a bid, empty without (as json's nulls)

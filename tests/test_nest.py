@@ -254,6 +254,13 @@ def test_cli_json_csv_and_table():
     lines = res.stdout.strip().splitlines()
     assert lines[0].startswith("section,rank,trump,discard")
     assert len(lines) == 1 + 4 + 1 and lines[-1].startswith("recommendation,")
+    rows = pd.read_csv(io.StringIO(res.stdout))
+    rec = rows[rows["section"] == "recommendation"].iloc[0]
+    own = rows[(rows["section"] == "option") & (rows["trump"] == rec["trump"]) & (rows["discard"] == rec["discard"])]
+    assert len(own) == 1  # its option row: the same figures, but gap is its lead over the runner-up
+    for col in ("mean", "se", "p_make", "p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds"):
+        assert rec[col] == own.iloc[0][col], col
+    assert rec["gap"] == pytest.approx(lib.recommendation.gap, abs=1e-4)
     res = _cli(*args)
     assert res.exit_code == 0, res.output
     assert "recommendation: trump " + doc["recommendation"]["trump"] in res.stdout
