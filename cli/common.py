@@ -475,7 +475,16 @@ def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
     from rook_analyze import solver
 
     if solver.needs_compile(uses):
-        click.echo("compiling the solver (first run only)...", err=True)
+        main = [u for u in uses if u in ("solve", "batch")]
+        extra = [_EXTRA_KERNEL_TEXT[u] for u in uses if u in _EXTRA_KERNEL_TEXT and solver.needs_compile((u,))]
+        if not extra or (main and solver.needs_compile(main)):
+            click.echo("compiling the solver (first run only)...", err=True)
+        else:  # the search itself is cached: only a smaller kernel of one option is not
+            click.echo(f"compiling the solver's {' and '.join(extra)} (first run only)...", err=True)
+
+
+# the kernels of solve's options, named for the compile notice
+_EXTRA_KERNEL_TEXT = {"card_values": "card values for --cards", "line": "line of play for --line"}
 
 
 def slow_hands_notice(rules: Rules, solves: int, advice: str = "try a few samples first") -> None:

@@ -237,7 +237,23 @@ def test_compile_notice_goes_to_stderr_once(monkeypatch):
     asked.clear()
     monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
     ok(run(*solve_args(), "--cards", "--line", texts.splitlines()[0]))
-    assert asked == [("solve", "card_values", "line")]
+    assert asked[0] == ("solve", "card_values", "line")
+
+
+def test_compile_notice_names_an_options_kernel_when_the_search_is_cached(monkeypatch):
+    # solve compiled earlier: the first --cards or --line run compiles only that option's small kernel
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    monkeypatch.setattr("rook_analyze.solver.needs_compile",
+                        lambda uses: any(u not in ("solve", "batch") for u in tuple(uses)))
+    result = ok(run(*solve_args(), "--line", deals(SMALL, 1, 1)[0]))
+    assert result.stderr.splitlines()[0] == "compiling the solver's line of play for --line (first run only)..."
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    result = ok(run(*solve_args(), "--cards", "--line", deals(SMALL, 1, 1)[0]))
+    assert result.stderr.splitlines()[0] == ("compiling the solver's card values for --cards and line of play "
+                                             "for --line (first run only)...")
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    result = ok(run(*solve_args(), deals(SMALL, 1, 1)[0]))
+    assert "compiling" not in result.stderr
 
 
 def test_compile_notice_asks_about_the_kernels_a_command_runs(monkeypatch):
