@@ -344,7 +344,7 @@ class DealSampler:
                 worth = ", ".join(str(v) for v in sorted({int(v) for v in vals if v}))
                 raise ConstraintError(
                     f"impossible constraint {' and '.join(repr(t) for t in texts)}: no hand {what} can be "
-                    f"dealt here holds {_span(int(lo), int(hi))} points in counters (the unseen counters "
+                    f"dealt here holds {_span(int(max(lo, least)), int(min(hi, most)))} points in counters (the unseen counters "
                     f"are worth {worth})"
                 )
             unseen[(p, feature)] = (lo - fixed_value, hi - fixed_value)
