@@ -7,6 +7,7 @@ is coerced silently: ``2.9`` is not 2, ``True`` is not 1, ``"3"`` is not 3."""
 
 from __future__ import annotations
 
+import errno
 import math
 import numbers
 import os
@@ -166,7 +167,9 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
                 with tempfile.TemporaryFile(dir=folder):
                     pass
             except OSError as e:
+                # a folder that exists but takes no files (/proc) answers "no such file"
+                why = "it takes no new files" if e.errno == errno.ENOENT else (e.strerror or str(e))
                 raise error(f"{kind} {str(path)!r}: cannot write in the folder {str(folder)!r} "
-                            f"({e.strerror or e})") from None
+                            f"({why})") from None
             return ext[1:]
     raise error(f"{kind} {str(path)!r}: the name must end in {', '.join(extensions)}")
