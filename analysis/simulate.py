@@ -68,7 +68,22 @@ READ_THREADS = 4          # threads reading parts (read_dataset)
 
 
 class SimulationError(RookError):
-    """An output folder that cannot be used, or a resume that does not match the dataset."""
+    """An output folder that cannot be used, or a resume that does not match the dataset.
+
+    The message names the library's arguments (``resume=True``);
+    ``cli_message`` is the same in the command line's words (``--resume``),
+    which the command line shows instead (the message itself where they
+    do not differ)."""
+
+    def __init__(self, message: str, cli_message: str | None = None) -> None:
+        super().__init__(message)
+        self.cli_message = message if cli_message is None else cli_message
+
+
+def _resume_error(message: Callable[[str], str]) -> SimulationError:
+    """An error whose remedy is a resume: ``message(how)`` with ``how`` the
+    library's ``resume=True``, and for the command line its ``--resume``."""
+    return SimulationError(message("resume=True"), cli_message=message("--resume"))
 
 
 # ------------------------------------------------------------------ the plan
@@ -417,9 +432,10 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     meta = out / META_FILE
     if not resume:
         if out.is_dir() and any(out.iterdir()):
-            hint = (" (it holds a simulate dataset: resume=True, or --resume on the command line, finishes it)"
-                    if meta.exists() else "")
-            raise SimulationError(f"output folder {str(out)!r} is not empty{hint}; give a new or empty folder")
+            if meta.exists():
+                raise _resume_error(lambda how: f"output folder {str(out)!r} is not empty (it holds a simulate "
+                                                f"dataset: {how} finishes it); give a new or empty folder")
+            raise SimulationError(f"output folder {str(out)!r} is not empty; give a new or empty folder")
         out.mkdir(parents=True, exist_ok=True)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
@@ -494,8 +510,8 @@ def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
 
 
 def _unreadable(path: Path, why: str) -> SimulationError:
-    return SimulationError(f"{str(path)!r} cannot be read ({why}); run simulate again on this folder with "
-                           "resume=True (--resume on the command line) to compute that part again")
+    return _resume_error(lambda how: f"{str(path)!r} cannot be read ({why}); run simulate again on this "
+                                     f"folder with {how} to compute that part again")
 
 
 def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None) -> bool:

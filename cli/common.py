@@ -68,7 +68,7 @@ class RookGroup(click.Group):
         except click.ClickException as e:
             raise _one_line(e) from None
         except RookError as e:
-            raise BadInput(str(e)) from None
+            raise BadInput(_cli_text(e)) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -77,7 +77,7 @@ class RookGroup(click.Group):
         except click.ClickException as e:
             raise _one_line(e) from None
         except RookError as e:
-            raise BadInput(str(e)) from None
+            raise BadInput(_cli_text(e)) from None
         except OSError as e:
             if e.errno == errno.EPIPE:
                 raise  # a reader that stopped early (| head): click ends quietly
@@ -90,6 +90,13 @@ class RookGroup(click.Group):
             # line and the shell's status for an interrupt, 128 + SIGINT
             click.echo("interrupted", err=True)
             sys.exit(130)
+
+
+def _cli_text(e: RookError) -> str:
+    """A library error's message in the command line's words: its ``cli_message``
+    where it has one (``--resume`` where the library says ``resume=True``)."""
+    text = getattr(e, "cli_message", None)
+    return text if isinstance(text, str) else str(e)
 
 
 def _os_error_text(e: OSError) -> str:
@@ -167,7 +174,7 @@ def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
     try:
         return fn(*args)
     except RookError as e:
-        raise BadInput(f"{what}: {e}" if what else str(e)) from None
+        raise BadInput(f"{what}: {_cli_text(e)}" if what else _cli_text(e)) from None
 
 
 # ---------------------------------------------------------- parameter types
