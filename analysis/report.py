@@ -10,7 +10,9 @@ The hand count is a least-squares fit of the target on a few features of
 the dealt hand that a player can count at the table (counters, the Rook,
 the longest color, top cards, high cards, voids). Its R-squared and error
 are measured on held-out deals (two folds split by deal), so they say how
-well the count predicts a hand it has not seen."""
+well the count predicts a hand it has not seen. A dataset too small for the
+fit (a deal or so) is still reported: without the count, and with a note
+saying how many deals it needs (``deals_needed``)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ import pandas as pd
 from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
                                             read_dataset)
 from rook_analyze.solver.cards import COLORS
+from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
 
 from .inputs import folder, whole
@@ -107,6 +110,26 @@ class HandCount:
 
 class TooFewRows(SimulationError):
     """Too few rows to fit the hand count."""
+
+
+def deals_needed(rules: Rules | str) -> tuple[int, int]:
+    """Deals a complete dataset needs for the hand count: to fit it at all, and
+    to score it on held-out deals as well. The fit needs a hand more than the
+    features and the intercept (``len(COUNT_FEATURES) + 2`` hands, ``rules.seats``
+    a deal); held-out figures need that many in each fold of deals (even and
+    odd deal ids), so twice the deals."""
+    seats = Rules.from_spec(rules).seats
+    fit = -(-(len(COUNT_FEATURES) + 2) // seats)
+    return fit, 2 * fit
+
+
+def count_to_dict(count: HandCount | None, target: str, rows: int, note: str | None) -> dict[str, Any]:
+    """The ``count`` section of a report (json, csv): ``count.to_dict()`` and the
+    ``note``; without a count, the same keys with the figures null."""
+    if count is not None:
+        return {**count.to_dict(), "note": note}
+    return {"formula": None, "target": target, "intercept": None, "weights": {}, "features": {}, "r2": None,
+            "rmse": None, "mae": None, "r2_fit": None, "rows": rows, "note": note}
 
 
 def _num(x: float) -> str:
@@ -250,13 +273,19 @@ def _bucket_labels(edges: Sequence[float]) -> list[str]:
     return labels
 
 
-def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
+def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int], target: str,
                 buckets: int = 5, step: int = COUNT_STEP) -> pd.DataFrame:
     """P(points >= bid) for each bid, by hand-count bucket (one row a bucket;
-    bucket edges on multiples of ``step``)."""
+    bucket edges on multiples of ``step``), then all hands. ``count`` None (no
+    hand count): the all-hands row alone, its ``mean_count`` NaN."""
     buckets = whole("buckets", buckets, 1, error=SimulationError)
     step = whole("step", step, 1, error=SimulationError)
     _check_target(frame, target)
+    if count is None:
+        row = {"bucket": "all hands", "rows": len(frame), "mean_count": float("nan"),
+               "mean_points": float(frame[target].mean())}
+        row.update(_make_rates(frame, target, bids))
+        return pd.DataFrame([row])
     edges = _bucket_edges(count, buckets, step)
     labels = _bucket_labels(edges)
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
@@ -276,14 +305,17 @@ def bid_success(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], targ
     return pd.DataFrame(rows)
 
 
-def make_by_count(frame: pd.DataFrame, count: pd.Series, bids: Sequence[int], target: str,
+def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int], target: str,
                   width: int = 5, min_rows: int = MIN_COUNT_ROWS) -> pd.DataFrame:
     """P(points >= bid) by hand count in steps of ``width``: the table to read at the table.
 
-    Counts with fewer than ``min_rows`` hands are left out (too noisy)."""
+    Counts with fewer than ``min_rows`` hands are left out (too noisy);
+    ``count`` None (no hand count) leaves out every row."""
     width = whole("width", width, 1, error=SimulationError)
     min_rows = whole("min_rows", min_rows, 1, error=SimulationError)
     _check_target(frame, target)
+    if count is None:
+        return pd.DataFrame(columns=["count", "rows", "mean_points", *_bid_columns(bids)])
     lo = width * np.floor(count.to_numpy() / width)
     rows = []
     for value in np.unique(lo):
@@ -390,17 +422,23 @@ class Report:
     complete: bool
     target: str
     bids: tuple[int, ...]
-    count: HandCount
+    count: HandCount | None  # None: too few deals to fit one (count_note says how many it needs)
     bid_success: pd.DataFrame
     make_by_count: pd.DataFrame
     trump_choice: pd.DataFrame
     trump_length: pd.DataFrame
     positions: pd.DataFrame
     count_step: int = COUNT_STEP  # make_by_count's groups: counts count .. count + count_step - 1
+    # why the count, or its held-out figures, are missing, and how many deals they need; None if neither
+    count_note: str | None = None
 
     def dataset(self) -> dict[str, Any]:
         return {"out": self.out, "rules": self.rules, "seed": self.seed, "deals_planned": self.deals_planned,
                 "deals": self.deals, "rows": self.rows, "complete": self.complete, "target": self.target}
+
+    def count_dict(self) -> dict[str, Any]:
+        """The count section: the formula, weights and figures (null without a count) and ``note``."""
+        return count_to_dict(self.count, self.target, self.rows, self.count_note)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         return {"bid_success": self.bid_success, "make_by_count": self.make_by_count,
@@ -408,7 +446,7 @@ class Report:
                 "positions": self.positions}
 
     def to_dict(self) -> dict[str, Any]:
-        doc: dict[str, Any] = {"dataset": self.dataset(), "bids": list(self.bids), "count": self.count.to_dict()}
+        doc: dict[str, Any] = {"dataset": self.dataset(), "bids": list(self.bids), "count": self.count_dict()}
         for name, table in self.tables().items():
             doc[name] = table.to_dict(orient="records")
         return doc
@@ -418,7 +456,7 @@ class Report:
         recs = []
         for k, v in self.dataset().items():
             recs.append(("dataset", "", k, v))
-        for k, v in self.count.to_dict().items():
+        for k, v in self.count_dict().items():
             if isinstance(v, dict):
                 for kk, vv in v.items():
                     recs.append(("count", k, kk, vv))
@@ -463,12 +501,10 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
         frame = load_frame(out)
     col = TARGETS[target]
     try:
-        fitted = fit_count(frame, col)
-    except TooFewRows as e:  # a dataset of a deal or so
-        raise SimulationError(f"{str(out)!r}: {e}; simulate more deals (into a new folder: a dataset's "
-                              f"number of deals is fixed when it starts)") from None
-    count = replace(fitted, texts=feature_text(rules))
-    predicted = count.predict(frame)
+        count: HandCount | None = replace(fit_count(frame, col), texts=feature_text(rules))
+    except TooFewRows:  # a dataset of a deal or so: every other section still stands
+        count = None
+    predicted = count.predict(frame) if count is not None else None
     bids = _bids(rules, frame, col)
     deals = int(frame["deal_id"].nunique())
     done = finished_chunks(out)
@@ -484,7 +520,28 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
         trump_length=trump_length(frame, rules, col, bids),
         positions=by_position(frame, rules, col, bids),
         count_step=step,
+        count_note=_count_note(count, deals, len(frame), rules, plan.deals, complete),
     )
+
+
+def _count_note(count: HandCount | None, deals: int, rows: int, rules: Rules, planned: int,
+                complete: bool) -> str | None:
+    """Why the report has no count, or no held-out figures for it, and how many deals would give them."""
+    fit, held = deals_needed(rules)
+    if count is None:
+        text = (f"too few deals to fit a hand count (the dataset has {plural(deals, 'deal')}, "
+                f"{plural(rows, 'hand')}; it needs at least {plural(fit, 'deal')}, and {held} to score "
+                f"the count on held-out deals)")
+        wanted = fit
+    elif not math.isfinite(count.rmse):  # fit_count leaves them all NaN together
+        text = (f"too few deals to score the hand count on held-out deals (the dataset has "
+                f"{plural(deals, 'deal')}; that needs at least {held})")
+        wanted = held
+    else:
+        return None
+    if not complete and planned >= wanted:
+        return f"{text}: finish this run ({planned:,} deals planned)"
+    return f"{text}: simulate more deals (into a new folder: a dataset's number of deals is fixed when it starts)"
 
 
 def plot_report(report: Report):
@@ -517,7 +574,8 @@ def plot_report(report: Report):
     left.set_xticks(bids)
     left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
     left.grid(alpha=0.3)
-    left.legend(title="hand count (see formula below)", fontsize=8, title_fontsize=8, loc="upper right")
+    left.legend(title="hand count (see formula below)" if report.count is not None else None, fontsize=8,
+                title_fontsize=8, loc="upper right")
 
     by_count = report.make_by_count
     width = report.count_step
@@ -531,8 +589,12 @@ def plot_report(report: Report):
                        label=f"bid {b}")
     else:
         # an empty panel would look like a fault: say why it is empty
-        right.text(0.5, 0.6, f"too few hands at any one count\n(a point needs {MIN_COUNT_ROWS} hands: simulate more deals)",
-                   transform=right.transAxes, ha="center", va="center", fontsize=10, color="dimgrey")
+        fit, _ = deals_needed(report.rules)
+        why = (f"too few hands at any one count\n(a point needs {MIN_COUNT_ROWS} hands: simulate more deals)"
+               if report.count is not None else
+               f"no hand count: too few deals to fit one\n(it needs at least {plural(fit, 'deal')})")
+        right.text(0.5, 0.6, why, transform=right.transAxes, ha="center", va="center", fontsize=10,
+                   color="dimgrey")
         right.set_xticks([])  # no counts to show: no axis to read
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
@@ -547,12 +609,17 @@ def plot_report(report: Report):
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
-    fig.suptitle(f"{report.rules}: {report.deals:,} deals x {report.rows // max(report.deals, 1)} seats as "
+    fig.suptitle(f"{report.rules}: {plural(report.deals, 'deal')} x {report.rows // max(report.deals, 1)} seats as "
                  f"declarer; double-dummy play, {target}, policy discards", fontsize=11)
-    held = (f"held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points" if math.isfinite(c.r2)
-            else f"too few deals to score it on held-out deals; in-sample R\u00b2 {c.r2_fit:.2f}")
-    fig.text(0.5, -0.02, f"hand count: {c.formula().split(' = ', 1)[1]}    ({held})",
-             ha="center", va="top", fontsize=9)
+    if c is None:
+        fit, _ = deals_needed(report.rules)
+        footer = (f"hand count: none (too few deals to fit one: {report.deals:,} here, "
+                  f"at least {fit:,} needed)")
+    else:
+        held = (f"held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points" if math.isfinite(c.rmse)
+                else f"too few deals to score it on held-out deals; in-sample R\u00b2 {c.r2_fit:.2f}")
+        footer = f"hand count: {c.formula().split(' = ', 1)[1]}    ({held})"
+    fig.text(0.5, -0.02, footer, ha="center", va="top", fontsize=9)
     return fig
 
 

@@ -29,6 +29,7 @@ import logging
 import os
 import re
 import secrets
+import signal
 import sys
 import threading
 import time
@@ -67,7 +68,22 @@ READ_THREADS = 4          # threads reading parts (read_dataset)
 
 
 class SimulationError(RookError):
-    """An output folder that cannot be used, or a resume that does not match the dataset."""
+    """An output folder that cannot be used, or a resume that does not match the dataset.
+
+    The message names the library's arguments (``resume=True``);
+    ``cli_message`` is the same in the command line's words (``--resume``),
+    which the command line shows instead (the message itself where they
+    do not differ)."""
+
+    def __init__(self, message: str, cli_message: str | None = None) -> None:
+        super().__init__(message)
+        self.cli_message = message if cli_message is None else cli_message
+
+
+def _resume_error(message: Callable[[str], str]) -> SimulationError:
+    """An error whose remedy is a resume: ``message(how)`` with ``how`` the
+    library's ``resume=True``, and for the command line its ``--resume``."""
+    return SimulationError(message("resume=True"), cli_message=message("--resume"))
 
 
 # ------------------------------------------------------------------ the plan
@@ -416,9 +432,10 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     meta = out / META_FILE
     if not resume:
         if out.is_dir() and any(out.iterdir()):
-            hint = (" (it holds a simulate dataset: resume=True, or --resume on the command line, finishes it)"
-                    if meta.exists() else "")
-            raise SimulationError(f"output folder {str(out)!r} is not empty{hint}; give a new or empty folder")
+            if meta.exists():
+                raise _resume_error(lambda how: f"output folder {str(out)!r} is not empty (it holds a simulate "
+                                                f"dataset: {how} finishes it); give a new or empty folder")
+            raise SimulationError(f"output folder {str(out)!r} is not empty; give a new or empty folder")
         out.mkdir(parents=True, exist_ok=True)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
@@ -493,8 +510,8 @@ def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
 
 
 def _unreadable(path: Path, why: str) -> SimulationError:
-    return SimulationError(f"{str(path)!r} cannot be read ({why}); run simulate again on this folder with "
-                           "resume=True (--resume on the command line) to compute that part again")
+    return _resume_error(lambda how: f"{str(path)!r} cannot be read ({why}); run simulate again on this "
+                                     f"folder with {how} to compute that part again")
 
 
 def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None) -> bool:
@@ -679,6 +696,64 @@ def warm_solver(rules: Rules | str) -> None:
     solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1)
 
 
+def _local_cluster(n: int) -> Any:
+    """The embedded ``LocalCluster``: ``n`` single-threaded worker processes on
+    loopback, which never see Ctrl-C.
+
+    A terminal's Ctrl-C goes to the whole foreground process group, worker
+    processes included. This process handles it (it stops the run and closes
+    the cluster); a worker that took it too died printing a KeyboardInterrupt
+    traceback. A new process starts with the signal mask of the thread that
+    started it, and the Nannies start their worker processes (and restart
+    them) from the cluster's event-loop thread, which has the mask of the
+    thread that made the cluster. So the cluster is made on a thread of its
+    own with SIGINT blocked: every worker process starts with it blocked
+    (pending, never delivered), while the main thread keeps its handler and
+    answers Ctrl-C at once, even while the workers start."""
+    from distributed import LocalCluster
+
+    def make() -> Any:
+        # loopback only; the dashboard (if bokeh is installed) on a free port
+        return LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address=":0", silence_logs=logging.CRITICAL)
+
+    if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows): the plain cluster
+        return make()
+    # multiprocessing starts its resource tracker with SIGINT blocked and then
+    # unblocks it in the thread that started it: started here first, it is
+    # never started from the event-loop thread, whose mask then stays as set
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    made: dict[str, Any] = {}
+    # an Event, not Thread.join: a join that Ctrl-C interrupts takes the thread
+    # for finished (Python 3.11), so a second one would not wait for it
+    done = threading.Event()
+
+    def run() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            made["cluster"] = make()
+        except BaseException as e:  # raised again on the calling thread
+            made["error"] = e
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="rook-analyze: start the Dask cluster", daemon=True).start()
+    try:
+        done.wait()
+    except KeyboardInterrupt:
+        # Ctrl-C while the workers start: close the cluster once it is made,
+        # so that no worker outlives the run (a second Ctrl-C leaves at once)
+        done.wait()
+        if "cluster" in made:
+            made["cluster"].close()
+        raise
+    if "error" in made:
+        raise made["error"]
+    return made["cluster"]
+
+
 def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int | None = None, *,
              workers: int | None = None, scheduler: str | None = None, resume: bool = False,
              chunk_size: int | None = None, progress: bool | None = None,
@@ -743,7 +818,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if not todo:
         return SimulationSummary(str(out_path), plan, len(done), 0, 0, 0.0, 0, {})
 
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, as_completed
 
     own_cluster = own_client = None
     try:
@@ -758,10 +833,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                                           f"({e})") from None
             else:
                 warm_solver(rules)
-                n = workers or os.cpu_count() or 1
-                # loopback only; the dashboard (if bokeh is installed) on a free port
-                own_cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                           dashboard_address=":0", silence_logs=logging.CRITICAL)
+                own_cluster = _local_cluster(workers or os.cpu_count() or 1)
                 own_client = client = Client(own_cluster)
         n_workers = len(client.nthreads())
         bar = _Progress(plan.deals, done_deals, progress)

@@ -68,7 +68,7 @@ class RookGroup(click.Group):
         except click.ClickException as e:
             raise _one_line(e) from None
         except RookError as e:
-            raise BadInput(str(e)) from None
+            raise BadInput(_cli_text(e)) from None
         except OSError as e:  # --version and --help write while the options are parsed
             raise _refused(e) from None
 
@@ -79,7 +79,7 @@ class RookGroup(click.Group):
         except click.ClickException as e:
             raise _one_line(e) from None
         except RookError as e:
-            raise BadInput(str(e)) from None
+            raise BadInput(_cli_text(e)) from None
         except OSError as e:
             raise _refused(e) from None
         except KeyboardInterrupt:
@@ -97,6 +97,13 @@ def _refused(e: OSError) -> OSError | click.ClickException:
         return e
     _drop_pending_output()
     return click.ClickException(_os_error_text(e))
+
+
+def _cli_text(e: RookError) -> str:
+    """A library error's message in the command line's words: its ``cli_message``
+    where it has one (``--resume`` where the library says ``resume=True``)."""
+    text = getattr(e, "cli_message", None)
+    return text if isinstance(text, str) else str(e)
 
 
 def _os_error_text(e: OSError) -> str:
@@ -182,7 +189,7 @@ def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
     try:
         return fn(*args)
     except RookError as e:
-        raise BadInput(f"{what}: {e}" if what else str(e)) from None
+        raise BadInput(f"{what}: {_cli_text(e)}" if what else _cli_text(e)) from None
 
 
 # ---------------------------------------------------------- parameter types

@@ -12,6 +12,7 @@ from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.cli.common import checked, format_table, output_format, plain, records_of, save_figure
 from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
 from rook_analyze.solver import Rules
+from rook_analyze.solver.errors import plural
 
 
 @click.command()
@@ -92,28 +93,39 @@ def render_table(rep: Report) -> str:
     what = ("the trump the nest policy names" if rep.target == "policy_points"
             else "the best trump in hindsight")
     lines = [
-        f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {rep.deals:,} deals x {seats} seats "
+        f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {plural(rep.deals, 'deal')} x {seats} seats "
         f"as declarer = {rep.rows:,} hands ({state})",
         f"Points: the declaring side's double-dummy points with {what} and the policy's discards.",
         "",
         "Hand count (least squares on the dealt hand, before the nest; it estimates the points,",
         "so a hand that counts 95 takes about 95 on average):",
-        f"  {c.formula()}",
     ]
-    for name in (n for n, w in c.weights.items() if w != 0):
-        lines.append(f"    {name:<9} {c.texts.get(name, name)}")
+    if c is None:
+        lines.append(f"  none: {rep.count_note}")
+    else:
+        lines.append(f"  {c.formula()}")
+        for name in (n for n, w in c.weights.items() if w != 0):
+            lines.append(f"    {name:<9} {c.texts.get(name, name)}")
+        lines.append(
+            f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, "
+            f"mean absolute error {c.mae:.1f} points (in-sample R-squared {c.r2_fit:.3f})" if math.isfinite(c.rmse)
+            else f"  on held-out deals: none (in-sample R-squared {c.r2_fit:.3f}): {rep.count_note}")
+    if c is None:
+        by_count = "  (no hand count)"
+    elif rep.make_by_count.empty:
+        by_count = "  (too few hands)"
+    else:
+        by_count = format_table(records_of(_percent(rep.make_by_count)))
     lines += [
-        f"  on held-out deals: R-squared {c.r2:.3f}, RMSE {c.rmse:.1f} points, "
-        f"mean absolute error {c.mae:.1f} points (in-sample R-squared {c.r2_fit:.3f})" if math.isfinite(c.r2) else
-        f"  on held-out deals: too few deals to score it (in-sample R-squared {c.r2_fit:.3f}; "
-        f"a run of more deals gives the held-out figures)",
         "",
-        "Chance to make each bid (% of hands), by hand-count group:",
-        format_table(records_of(_percent(rep.bid_success))),
+        "Chance to make each bid (% of hands), by hand-count group:" if c is not None else
+        "Chance to make each bid (% of hands), all hands (no hand count to group them by):",
+        format_table(records_of(_percent(rep.bid_success if c is not None
+                                         else rep.bid_success.drop(columns="mean_count")))),
         "",
         f"Chance to make each bid (% of hands), by hand count ({_count_groups(rep.count_step)}; groups of "
         f"{MIN_COUNT_ROWS}+ hands):",
-        format_table(records_of(_percent(rep.make_by_count))) if not rep.make_by_count.empty else "  (too few hands)",
+        by_count,
         "",
         "Trump choice:",
         format_table(records_of(_trump_rows(rep.trump_choice))),

@@ -1,8 +1,11 @@
 """Ctrl-C stops a search within milliseconds, in the kernel, the library
 and the command line, and leaves nothing behind that changes later values."""
 
+import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -10,6 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from rook_analyze.analysis.simulate import finished_chunks, read_dataset
 from rook_analyze.cli.main import main as cli
 from rook_analyze.solver import Rules, api, kernel, random_deal, random_deals, solve, solve_batch
 from rook_analyze.solver.config import TT_WAYS
@@ -169,3 +173,92 @@ def test_the_guard_leaves_another_handler_alone():
         assert calls == [signal.SIGINT] and api._stop[0] == 0
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def _group_gone(pgid: int, seconds: float) -> bool:
+    """Has every process of group ``pgid`` ended within ``seconds``?"""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+
+
+def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path):
+    # a terminal's Ctrl-C goes to the whole foreground process group: the
+    # command and the worker processes of its embedded Dask cluster. The
+    # command alone handles it (it stops, closes the cluster and says how to
+    # resume); a worker that took it too died printing a KeyboardInterrupt
+    # traceback. The command runs in a session of its own, as in a terminal,
+    # and the whole group is signalled once the workers are solving.
+    deals, chunk = 60, 3
+    out = tmp_path / "run"
+    base = [sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
+            "--deals", str(deals), "--out", str(out), "--seed", "11", "--chunk-size", str(chunk)]
+    run = subprocess.Popen(base + ["--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not finished_chunks(out):  # a chunk done: the workers are solving the next ones
+            assert run.poll() is None, run.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk finished in 120 s"
+            time.sleep(0.05)
+        os.killpg(run.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        _, err = run.communicate(timeout=60)
+        seconds = time.monotonic() - t0
+        gone = _group_gone(run.pid, 10.0)
+    finally:
+        if not _group_gone(run.pid, 0.0):
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait(timeout=30)
+    err = err.decode()
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1].startswith("interrupted: ")
+    assert "run the same command with --resume to finish" in err
+    assert seconds < 30.0  # closing the cluster takes a few seconds
+    assert gone, "processes of the run's group outlived it"
+    done = finished_chunks(out)
+    assert 0 < len(done) < deals // chunk, "the run was not cut mid-way"
+    res = subprocess.run(base + ["--resume", "--workers", "2", "--format", "json"], capture_output=True,
+                         timeout=300)
+    assert res.returncode == 0, res.stderr.decode()
+    summary = json.loads(res.stdout)
+    assert summary["chunks_done_before"] == len(done)
+    assert summary["chunks_computed"] == deals // chunk - len(done)
+    frame = read_dataset(out, columns=["deal_id", "seat"])
+    assert sorted(frame["deal_id"].unique()) == list(range(deals))
+    assert len(frame) == 4 * deals and not frame.duplicated().any()
+
+
+def _sigint_blocked() -> bool:
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+def test_the_embedded_clusters_workers_never_see_ctrl_c_even_when_restarted():
+    # simulate's LocalCluster starts its worker processes with SIGINT blocked
+    # (the Nanny restarts them the same way); this process keeps its handler
+    from distributed import Client
+
+    from rook_analyze.analysis.simulate import _local_cluster
+
+    cluster = _local_cluster(1)
+    try:
+        assert not _sigint_blocked()
+        with Client(cluster) as client:
+            (address, (pid, blocked)), = client.run(lambda: (os.getpid(), _sigint_blocked())).items()
+            assert blocked
+            os.kill(pid, signal.SIGKILL)  # a lost worker: its Nanny starts another
+            deadline = time.monotonic() + 60
+            while set(client.scheduler_info(n_workers=-1)["workers"]) in (set(), {address}):
+                assert time.monotonic() < deadline, "the Nanny did not restart the worker in 60 s"
+                time.sleep(0.2)
+            (again, (new_pid, blocked)), = client.run(lambda: (os.getpid(), _sigint_blocked())).items()
+            assert again != address and new_pid != pid and blocked
+    finally:
+        cluster.close()

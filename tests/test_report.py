@@ -16,8 +16,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, feature_text, fit_count,
-                                           load_frame, make_by_count, plot_report, trump_choice, trump_length)
+from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, deals_needed,
+                                           feature_text, fit_count, load_frame, make_by_count, plot_report,
+                                           trump_choice, trump_length)
 from rook_analyze.analysis.simulate import SimulationError, make_plan, prepare_output, simulate_chunk, write_part
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules
@@ -270,14 +271,83 @@ def test_a_plot_the_system_refuses_after_the_report_is_status_1(dataset, tmp_pat
     assert json.loads(r.stdout)["count"]  # the report went out whole first
 
 
-def test_a_dataset_too_small_to_fit_says_what_to_do(tmp_path):
-    out = tmp_path / "tiny"
-    plan = make_plan(RULES, 1, seed=3)
+def _small_dataset(out, deals, rules=RULES, chunk_size=None, parts=None):
+    plan = make_plan(rules, deals, seed=3, chunk_size=chunk_size)
     prepare_output(out, plan, resume=False)
-    write_part(out, 0, simulate_chunk(plan, 0))
+    for i in range(plan.chunks) if parts is None else parts:
+        write_part(out, i, simulate_chunk(plan, i))
+    return out
+
+
+def test_a_dataset_too_small_to_fit_a_count_is_reported_without_one(tmp_path):
+    # one deal is 4 hands, fewer than the count's features + 2: every other
+    # section is still there, the count is null and a note says what it needs
+    out = _small_dataset(tmp_path / "tiny", 1)
+    frame = load_frame(out)
+    rep = build_report(out)
+    assert rep.count is None and rep.deals == 1 and rep.rows == 4 and rep.complete
+    note = rep.count_note
+    assert "1 deal, 4 hands" in note and "at least 2 deals, and 4 to score" in note and "simulate more deals" in note
+    every, = rep.bid_success.to_dict(orient="records")  # the all-hands row alone: no count to group by
+    assert every["bucket"] == "all hands" and every["rows"] == 4 and math.isnan(every["mean_count"])
+    for b in rep.bids:
+        assert every[f"make_{b}"] == pytest.approx((frame["policy_points"] >= b).mean())
+    assert rep.make_by_count.empty
+    assert list(rep.positions["rows"]) == [1, 1, 1, 1] and rep.trump_length["rows"].sum() == 4
+    stats = dict(zip(rep.trump_choice["statistic"], rep.trump_choice["value"]))
+    assert stats["mean points, policy trump"] == pytest.approx(frame["policy_points"].mean())
+    count = rep.to_dict()["count"]
+    assert count["note"] == note and count["rows"] == 4 and count["weights"] == {}
+    assert all(count[k] is None for k in ("formula", "intercept", "r2", "rmse", "mae", "r2_fit"))
+    long = rep.to_long()
+    assert long[(long["section"] == "count") & (long["column"] == "note")]["value"].tolist() == [note]
+    fig = plot_report(rep)
+    right = fig.get_axes()[1]
+    assert any("no hand count" in t.get_text() and "at least 2 deals" in t.get_text() for t in right.texts)
+    assert any("hand count: none" in t.get_text() for t in fig.texts)
+    left = fig.get_axes()[0]
+    assert [t.get_text() for t in left.get_legend().get_texts()] == ["all hands  (4)"]
+
+
+def test_cli_reports_a_dataset_too_small_to_fit_a_count(tmp_path):
+    out = _small_dataset(tmp_path / "tiny", 1)
+    note = build_report(out).count_note
     r = run_cli("report", str(out))
-    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and r.stdout == ""
-    assert str(out) in r.stderr and "4 rows are too few" in r.stderr and "simulate more deals" in r.stderr
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    assert f"  none: {note}" in r.stdout and "points = " not in r.stdout
+    assert "1 deal x 4 seats" in r.stdout and "(no hand count)" in r.stdout
+    assert "Trump choice" in r.stdout and "By the declarer's seat" in r.stdout
+    r = run_cli("report", str(out), "--format", "json")
+    assert r.exit_code == 0
+    doc = json.loads(r.stdout)
+    assert doc["count"]["formula"] is None and doc["count"]["r2"] is None and doc["count"]["note"] == note
+    assert [x["bucket"] for x in doc["bid_success"]] == ["all hands"] and doc["make_by_count"] == []
+    assert len(doc["positions"]) == 4
+    r = run_cli("report", str(out), "--format", "csv")
+    assert r.exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    count = {row["column"]: row["value"] for row in rows if row["section"] == "count"}
+    assert count["note"] == note and count["formula"] == "" and count["r2"] == ""
+    assert {"bid_success", "trump_choice", "positions"} <= {row["section"] for row in rows}
+    path = tmp_path / "tiny.png"
+    r = run_cli("report", str(out), "--plot", str(path))
+    assert r.exit_code == 0 and path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_deals_a_count_needs_are_what_the_note_says(tmp_path):
+    assert deals_needed("hasbro") == (2, 4) and deals_needed("hasbro,seats=3,teams=alone") == (3, 6)
+    # 2 deals fit a count, held-out figures need 4: at those sizes they appear
+    two = build_report(_small_dataset(tmp_path / "two", 2))
+    assert two.count is not None and math.isnan(two.count.rmse)
+    assert "the dataset has 2 deals; that needs at least 4" in two.count_note
+    four = build_report(_small_dataset(tmp_path / "four", 4))
+    assert math.isfinite(four.count.rmse) and four.count_note is None
+    assert four.to_dict()["count"]["note"] is None
+    # a run stopped short of what its plan would give: finishing it is enough
+    part = build_report(_small_dataset(tmp_path / "part", 4, chunk_size=1, parts=[0]))
+    assert part.count is None and "finish this run (4 deals planned)" in part.count_note
+    r = run_cli("report", str(tmp_path / "part"))
+    assert r.exit_code == 0 and "INCOMPLETE: 1 of 4 deals" in r.stdout and "finish this run" in r.stdout
 
 
 def test_one_bucket_is_the_total_row_alone(dataset):

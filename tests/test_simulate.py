@@ -174,8 +174,9 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     write_part(out, 0, simulate_chunk(plan, 0))
     assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []   # no temporary file left
     assert finished_chunks(out) == {0}
-    with pytest.raises(SimulationError, match="not empty.*--resume"):
+    with pytest.raises(SimulationError, match="not empty .it holds a simulate dataset: resume=True finishes it.") as e:
         prepare_output(out, plan, resume=False)
+    assert "--resume" not in str(e.value) and "--resume finishes it" in e.value.cli_message
     (out / ".part-000001.parquet.123.abcd.tmp").write_bytes(b"half a file")
     assert prepare_output(out, plan, resume=True) == {0}
     assert not (out / ".part-000001.parquet.123.abcd.tmp").exists()
@@ -239,6 +240,13 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     (out / "something").write_text("x")
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out))
     assert r.exit_code == 2 and "not empty" in r.stderr and r.stderr.count("\n") == 1
+    assert "resume" not in r.stderr  # not a dataset: nothing to resume
+    # a dataset's folder: the message names --resume, the command line's flag, alone
+    data = tmp_path / "data"
+    prepare_output(data, make_plan(TINY, 4, seed=3, chunk_size=4), resume=False)
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(data))
+    assert r.exit_code == 2 and r.stderr == (f"Error: output folder {str(data)!r} is not empty (it holds a "
+                                             "simulate dataset: --resume finishes it); give a new or empty folder\n")
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "2",
                 "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "--workers" in r.stderr and r.stderr.count("\n") == 1
@@ -341,10 +349,13 @@ def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resu
     whole = read_dataset(out)
     part = out / "part-000001.parquet"
     part.write_bytes(part.read_bytes()[:100])  # a copy cut short
-    with pytest.raises(SimulationError, match="part-000001.parquet.*cannot be read.*--resume"):
+    with pytest.raises(SimulationError, match="part-000001.parquet.*cannot be read.*with resume=True to") as e:
         read_dataset(out)
+    assert "--resume" not in str(e.value)
     r = run_cli("report", str(out))
     assert r.exit_code == 2 and "cannot be read" in r.stderr and r.stderr.count("\n") == 1
+    # the command line names its own flag, not the library's argument
+    assert "run simulate again on this folder with --resume to compute" in r.stderr and "resume=True" not in r.stderr
     # resume reads every part's footer: the damaged one is set aside and done again
     assert prepare_output(out, plan, resume=True) == {0}
     assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
