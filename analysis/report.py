@@ -333,10 +333,11 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
     """How the policy's trump compares with the best trump in hindsight."""
     rules = Rules.from_spec(rules)
     cost = frame["best_points"] - frame["policy_points"]
+    big = 10 if rules.counters else 2  # a costly choice: two 5s, or (points = tricks) two tricks
     stats = [
         ("policy trump is a best trump", float((cost == 0).mean()), "share of hands"),
         ("mean cost of the policy trump", float(cost.mean()), "points below the best trump"),
-        ("cost of 10 points or more", float((cost >= 10).mean()), "share of hands"),
+        (f"cost of {big} points or more", float((cost >= big).mean()), "share of hands"),
         ("mean points, policy trump", float(frame["policy_points"].mean()), "points"),
         ("mean points, best trump", float(frame["best_points"].mean()), "points"),
     ]

@@ -90,15 +90,20 @@ def render_table(rep: Report) -> str:
     c = rep.count
     seats = rep.rows // max(rep.deals, 1)
     state = "complete" if rep.complete else f"INCOMPLETE: {rep.deals} of {rep.deals_planned} deals so far"
-    what = ("the trump the nest policy names" if rep.target == "policy_points"
+    rules = Rules.from_spec(rep.rules)
+    what = (f"the trump the {'nest ' if rules.nest_size else ''}policy names" if rep.target == "policy_points"
             else "the best trump in hindsight")
+    # an example on the dataset's own scale (points are tricks where there are no counters)
+    typical = round(float(rep.bid_success["mean_points"].iloc[-1])) if len(rep.bid_success) else 0
     lines = [
         f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {plural(rep.deals, 'deal')} x {seats} seats "
         f"as declarer = {rep.rows:,} hands ({state})",
-        f"Points: the declaring side's double-dummy points with {what} and the policy's discards.",
+        f"Points: the declaring side's double-dummy points with {what}"
+        f"{' and the policy' + chr(39) + 's discards' if rules.nest_size else ''}.",
         "",
-        "Hand count (least squares on the dealt hand, before the nest; it estimates the points,",
-        "so a hand that counts 95 takes about 95 on average):",
+        f"Hand count (least squares on the dealt hand{', before the nest' if rules.nest_size else ''}; "
+        f"it estimates the points,",
+        f"so a hand that counts {typical} takes about {typical} on average):",
     ]
     if c is None:
         lines.append(f"  none: {rep.count_note}")

@@ -447,3 +447,23 @@ def test_table_functions_take_rules_as_text_and_check_the_target(dataset):
                  lambda: by_position(frame, rules, "nosuch", [70]), lambda: trump_length(frame, rules, "nosuch", [70])):
         with pytest.raises(SimulationError, match="'nosuch'"):
             call()
+
+
+def test_table_wording_follows_the_rules(tmp_path, dataset):
+    # the example count is on the dataset's own scale: its mean points over all hands
+    mean = build_report(dataset).bid_success["mean_points"].iloc[-1]
+    text = run_cli("report", str(dataset)).stdout
+    assert f"so a hand that counts {round(mean)} takes about {round(mean)} on average" in text
+    assert "the trump the nest policy names and the policy's discards" in text
+    assert "cost of 10 points or more" in text
+    # bridge (5 cards a hand, to be quick): no nest and no counters (its points are tricks)
+    out = tmp_path / "bridge"
+    plan = make_plan("bridge,numbers=10-14", 8, seed=3, chunk_size=8)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    r = run_cli("report", str(out))
+    assert r.exit_code == 0, r.output
+    assert "points with the trump the policy names." in r.stdout and "nest" not in r.stdout
+    assert "cost of 2 points or more" in r.stdout
+    mean = build_report(out).bid_success["mean_points"].iloc[-1]
+    assert f"so a hand that counts {round(mean)} takes about" in r.stdout and round(mean) <= 5
