@@ -39,9 +39,9 @@ def whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = Con
     message's reason when the number is a whole number below ``least``."""
     if is_whole(value):
         value = int(value)
-        if value >= least and (most is None or value <= most):
-            return value
         if value >= least:
+            if most is None or value <= most:
+                return value
             raise error(f"{name}={value!r}: at most {most:,}")
         if small is not None:
             raise error(f"{name}={value!r}: {small}")

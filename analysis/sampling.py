@@ -330,22 +330,20 @@ class DealSampler:
             k = self._free[p]
             least = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
             most = fixed_value + int(vals[:k].sum())
+            what = self._names[p] + (" (the bidder's hand)" if p == self.seat else "")
+            impossible = f"impossible constraint {' and '.join(repr(t) for t in texts)}"
             if hi < least or lo > most:
-                who = self._names[p]
-                what = f"{who} (the bidder's hand)" if p == self.seat else who
                 raise ConstraintError(
-                    f"impossible constraint {' and '.join(repr(t) for t in texts)}: {what} can only hold "
+                    f"{impossible}: {what} can only hold "
                     f"{_span(least, most)} {feature_label(feature, most if least == most else None)} here"
                 )
             if feature == "counters" and k and not any(lo <= fixed_value + s <= hi for s in _sums_of(vals, k)):
                 # within the span yet out of reach: counters come in steps (5s, 10s, ...)
-                who = self._names[p]
-                what = f"{who} (the bidder's hand)" if p == self.seat else who
                 worth = ", ".join(str(v) for v in sorted({int(v) for v in vals if v}))
                 raise ConstraintError(
-                    f"impossible constraint {' and '.join(repr(t) for t in texts)}: no hand {what} can be "
-                    f"dealt here holds {_span(int(max(lo, least)), int(min(hi, most)))} points in counters (the unseen counters "
-                    f"are worth {worth})"
+                    f"{impossible}: no hand {what} can be dealt here holds "
+                    f"{_span(int(max(lo, least)), int(min(hi, most)))} points in counters (the unseen "
+                    f"counters are worth {worth})"
                 )
             unseen[(p, feature)] = (lo - fixed_value, hi - fixed_value)
 

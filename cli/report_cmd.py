@@ -93,13 +93,13 @@ def render_table(rep: Report) -> str:
     rules = Rules.from_spec(rep.rules)
     what = (f"the trump the {'nest ' if rules.nest_size else ''}policy names" if rep.target == "policy_points"
             else "the best trump in hindsight")
+    discards = " and the policy's discards" if rules.nest_size else ""
     # an example on the dataset's own scale (points are tricks where there are no counters)
     typical = round(float(rep.bid_success["mean_points"].iloc[-1])) if len(rep.bid_success) else 0
     lines = [
         f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {plural(rep.deals, 'deal')} x {seats} seats "
         f"as declarer = {rep.rows:,} hands ({state})",
-        f"Points: the declaring side's double-dummy points with {what}"
-        f"{' and the policy' + chr(39) + 's discards' if rules.nest_size else ''}.",
+        f"Points: the declaring side's double-dummy points with {what}{discards}.",
         "",
         f"Hand count (least squares on the dealt hand{', before the nest' if rules.nest_size else ''}; "
         f"it estimates the points,",
