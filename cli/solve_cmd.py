@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import closing, nullcontext
 
 import click
 
 from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_trump, checked,
                                      compile_notice, deal_input, emit, format_csv, joined, output_format,
                                      parse_deals, progress, read_deal_lines, rules_option, seat_index)
-from rook_analyze.solver import Card, Rules, card_values, play_line
+from rook_analyze.solver import Card, Deal, RookError, Rules, card_values, play_line
 from rook_analyze.solver import solve as solve_deal
-from rook_analyze.solver.api import table_bits
+from rook_analyze.solver.api import _in_order_on_threads, _load_kernels, default_threads, table_bits
 
 COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
            "defender_points", "nodes", "ms")
@@ -57,10 +58,13 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
 @click.option("--line", "with_line", is_flag=True,
               help="Also give a line of perfect play to the end of the hand: each seat in turn plays its best "
                    "card (the first in card order among equals), each trick's winner marked.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Deals solved at once, one a thread (a deal's own search is on one thread). "
+                   "Default: all cores. The values and the order of the output do not depend on it.")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
 def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: str | None, trick: str | None,
-          with_cards: bool, with_line: bool, fmt: str, deal: tuple[str, ...], file) -> None:
+          with_cards: bool, with_line: bool, workers: int | None, fmt: str, deal: tuple[str, ...], file) -> None:
     """The double-dummy value of each deal: from a trick boundary, or from
     inside a trick with --trick.
 
@@ -116,26 +120,46 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     streaming = fmt in ("jsonl", "csv")
     csv_header_due = True
     checked(table_bits, None)  # a bad ROOK_ANALYZE_TT_BITS is no fault of the first deal
-    compile_notice(("solve",) + (("card_values",) if with_cards else ()) + (("line",) if with_line else ()))
+    uses = ("solve",) + (("card_values",) if with_cards else ()) + (("line",) if with_line else ())
+    compile_notice(uses)
+
+    def record(where: str, d: Deal) -> dict:
+        # on a solver thread of its own (each thread keeps its own table)
+        res = checked(solve_deal, d, trump, declarer_i, leader_i, dealer_i, played,
+                      what=f"--trick in {where}" if played else where)
+        rec = {
+            "deal": d.rdn(), "rules": rules.spec(), "trump": trump, "declarer": names[declarer_i],
+            "leader": names[leader_i], "dealer": names[dealer_i],
+            "declarer_points": int(res.declarer_points), "defender_points": int(res.defender_points),
+            "nodes": int(res.nodes), "ms": round(float(res.ms), 3),
+        }
+        if played:
+            rec["trick"] = [c.rdn() for c in played]
+        if with_cards:
+            values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
+            rec["cards"] = {c.rdn(): int(v) for c, v in values.items()}  # best first, as card_values gives
+        if with_line:
+            line = checked(play_line, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
+            rec["line"] = [p.to_dict() for p in line]
+        return rec
+
+    threads = min(len(deals), workers or default_threads())
+    if threads > 1:
+        # the kernels' compile or load here, where Ctrl-C stops it (a bad deal is left for its turn)
+        for _, d in deals:
+            try:
+                _load_kernels(d, trump, declarer_i, leader_i, dealer_i, played, uses)
+                break
+            except RookError:
+                continue
+        # printed in the input's order as each deal and those before it are done; an error
+        # stops the deals still being solved and is raised in its deal's place, as one at a time
+        solved = closing(_in_order_on_threads((lambda w=w, d=d: record(w, d) for w, d in deals), threads))
+    else:
+        solved = nullcontext(record(w, d) for w, d in deals)
     records = []
-    with progress(len(deals), "solving", unit="deal") as bar:
-        for where, d in deals:
-            res = checked(solve_deal, d, trump, declarer_i, leader_i, dealer_i, played,
-                          what=f"--trick in {where}" if played else where)
-            rec = {
-                "deal": d.rdn(), "rules": rules.spec(), "trump": trump, "declarer": names[declarer_i],
-                "leader": names[leader_i], "dealer": names[dealer_i],
-                "declarer_points": int(res.declarer_points), "defender_points": int(res.defender_points),
-                "nodes": int(res.nodes), "ms": round(float(res.ms), 3),
-            }
-            if played:
-                rec["trick"] = [c.rdn() for c in played]
-            if with_cards:
-                values = checked(card_values, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
-                rec["cards"] = {c.rdn(): int(v) for c, v in values.items()}  # best first, as card_values gives
-            if with_line:
-                line = checked(play_line, d, trump, declarer_i, leader_i, dealer_i, played, what=where)
-                rec["line"] = [p.to_dict() for p in line]
+    with progress(len(deals), "solving", unit="deal") as bar, solved as recs:
+        for rec in recs:
             bar.update(1)
             if fmt == "jsonl":
                 click.echo(json.dumps(rec))

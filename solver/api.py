@@ -12,11 +12,12 @@ import queue
 import signal
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -111,6 +112,39 @@ def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
             pool.shutdown(wait=True, cancel_futures=True)
         finally:
             if stopping:
+                _stop[0] = 0
+
+
+def _in_order_on_threads(tasks: Iterable[Callable[[], T]], threads: int, ahead: int = 4) -> Iterator[T]:
+    """Run ``tasks`` on up to ``threads`` threads and yield their results in
+    the tasks' order, each as soon as it and those before it are done; at
+    most ``ahead`` tasks a thread are taken from ``tasks`` before their
+    results are yielded, so a long stream holds little in memory.
+
+    For the commands only: an early end (a task's error, raised in its
+    place; Ctrl-C; the caller closing the generator) sets the process's stop
+    flag, so the searches still running give up at once rather than run
+    to their end, waits for the threads, and clears the flag. Any other
+    search in the process would stop too."""
+    it = iter(tasks)
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    pending: deque = deque()
+    finished = False
+    try:
+        for task in it:
+            pending.append(pool.submit(task))
+            while len(pending) >= max(1, threads) * ahead:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+        finished = True
+    finally:
+        if not finished:
+            _stop[0] = 1
+        try:
+            pool.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if not finished:
                 _stop[0] = 0
 
 
@@ -543,6 +577,28 @@ class Solver:
         if i == -2:  # a solver bug, not a fault of the input
             raise RuntimeError(f"no card of {[c.rdn() for c in cards]} keeps the value {value}")
         return cards[_finished(i)]
+
+
+def _load_kernels(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
+                  dealer: str | int | None = None, trick: Sequence = (),
+                  uses: Sequence[str] = ("solve",)) -> None:
+    """Make the first call of the kernels behind ``uses`` ("solve",
+    "card_values", "line") on this thread, with empty hands and a small
+    table: their compile, or their load from the cache, which Ctrl-C stops
+    here, on the main thread, and not on the threads that then solve."""
+    pos = _position(deal, trump, declarer, leader, dealer, trick)
+    tt = kernel.tt_new(4)
+    stats = np.zeros(1, np.int64)
+    args = (pos.P, pos.side, pos.enc.values, pos.enc.bird_mask)
+    _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, *args, pos.unit, *tt, 1,
+                     TT_WAYS, stats, _stop)
+    if "card_values" in uses:
+        out = np.zeros(kernel.MAXMOVES, np.int64)
+        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, *args, pos.unit,
+                         *tt, 1, TT_WAYS, stats, _stop, out, out.copy())
+    if "line" in uses:
+        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
+                         np.zeros(1, np.int64), 0, *args, *tt, 1, TT_WAYS, stats, _stop)
 
 
 _local = threading.local()

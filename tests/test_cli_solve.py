@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from rook_analyze.cli import common
 from rook_analyze.cli.main import main
-from rook_analyze.solver import Deal, Rules, card_values, play_line, random_deal, random_deals, solve
+from rook_analyze.solver import Deal, Rules, api, card_values, play_line, random_deal, random_deals, solve
 
 SMALL = "hasbro,hand_size=5"   # short hands: quick solves
 FIELDS = {"deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points", "defender_points",
@@ -335,3 +335,49 @@ def test_bad_table_size_from_the_environment_is_one_line_before_any_deal(monkeyp
     assert result.stderr.strip().splitlines() == [
         "Error: ROOK_ANALYZE_TT_BITS 'lots': the table size must be an integer from 8 to 31 "
         "(log2 of its entries, 116 bytes each)"]
+
+
+def _without_timings(text: str) -> list[dict]:
+    return [{k: v for k, v in json.loads(line).items() if k not in ("nodes", "ms")} for line in text.splitlines()]
+
+
+def test_deals_solved_on_threads_come_out_as_one_at_a_time():
+    # several deals go to the cores at once; the records, and their order, are those of one thread
+    rules = "hasbro,hand_size=6"
+    text = "\n".join(deals(rules, 9, 12)) + "\n"
+    args = solve_args(rules, "B", "N", "--cards", "--line")
+    one = ok(run(*args, "--format", "jsonl", "--workers", "1", "-", input=text)).stdout
+    assert len(one.splitlines()) == 9
+    for workers in ("2", "3"):
+        many = ok(run(*args, "--format", "jsonl", "--workers", workers, "-", input=text)).stdout
+        assert _without_timings(many) == _without_timings(one)
+    # the default (every core) and the other formats too
+    doc = json.loads(ok(run(*args, "--format", "json", "-", input=text)).stdout)
+    assert [{k: v for k, v in r.items() if k not in ("nodes", "ms")} for r in doc] == _without_timings(one)
+    rows = list(csv.DictReader(io.StringIO(ok(run(*args, "--format", "csv", "--workers", "2", "-",
+                                                   input=text)).stdout)))
+    assert [r["deal"] for r in rows] == [r["deal"] for r in doc]
+    assert [int(r["declarer_points"]) for r in rows] == [r["declarer_points"] for r in doc]
+    table = ok(run(*solve_args(rules, "B", "N"), "--workers", "2", "-", input=text)).stdout.splitlines()
+    assert [line.split()[4] for line in table[1:]] == [str(r["declarer_points"]) for r in doc]
+
+
+def test_an_error_part_way_stops_the_threads_where_one_at_a_time_stops():
+    # a --trick card that N holds in the first deals but not in the fourth: the records before it
+    # are printed, then the one-line error that names the fourth, whatever the thread count
+    rules = "hasbro,hand_size=6"
+    pool = [Deal.from_rdn(t, rules) for t in deals(rules, 40, 13)]
+    card = next(c for c in pool[0].hand("N").cards() if all(c in d.hand("N") for d in pool[1:3]))
+    bad = next(i for i, d in enumerate(pool) if i >= 3 and card not in d.hand("N"))
+    chosen = pool[:3] + [pool[bad]] + pool[3:bad] + pool[bad + 1:bad + 5]
+    text = "\n".join(d.rdn() for d in chosen) + "\n"
+    outs = []
+    for workers in ("1", "2"):
+        res = run(*solve_args(rules, "B", "N"), "--trick", card.rdn(), "--format", "jsonl", "--workers", workers,
+                  "-", input=text)
+        assert res.exit_code == 2 and "Traceback" not in res.stderr
+        assert len(res.stderr.splitlines()) == 1 and "not in N's hand" in res.stderr
+        outs.append((_without_timings(res.stdout), res.stderr))
+    assert outs[0] == outs[1]
+    assert [r["deal"] for r in outs[0][0]] == [d.rdn() for d in chosen[:3]]
+    assert api._stop[0] == 0  # the threads' searches were stopped, and the flag cleared

@@ -141,6 +141,50 @@ def test_cli_ctrl_c_is_one_line_and_status_130():
     assert api._stop[0] == 0
 
 
+def test_results_in_order_from_threads_read_only_a_little_ahead():
+    pulled = []
+
+    def tasks(n):
+        for i in range(n):
+            pulled.append(i)
+            yield lambda i=i: (time.sleep(0.002 * (i % 3)), i)[1]   # later tasks often finish first
+
+    gen = api._in_order_on_threads(tasks(50), 2, ahead=3)
+    assert next(gen) == 0 and len(pulled) == 6   # 2 threads x 3 ahead, not the whole stream
+    assert list(gen) == list(range(1, 50))
+
+    def failing():
+        for i in range(10):
+            yield lambda i=i: i if i != 4 else 1 // 0
+
+    got = []
+    with pytest.raises(ZeroDivisionError):
+        for v in api._in_order_on_threads(failing(), 2):
+            got.append(v)
+    assert got == [0, 1, 2, 3] and api._stop[0] == 0   # raised in its place; the flag set, then cleared
+
+
+def test_cli_ctrl_c_stops_deals_solved_on_threads():
+    # 13-card deals take seconds to minutes each: at the signal both threads are mid-search
+    text = "\n".join(d.rdn() for d in random_deals(Rules.preset("full"), 6, seed=3)) + "\n"
+    solve(random_deal(RULES, 0), "B", "N")
+    timer = _interrupt_after(1.5)
+    backstop = _Backstop(12.0)
+    t0 = time.perf_counter()
+    try:
+        result = CliRunner().invoke(cli, ["solve", "--rules", "full", "--trump", "B", "--declarer", "N",
+                                          "--workers", "2", "--format", "jsonl", "-"], input=text)
+    finally:
+        timer.cancel()
+        timer.join()
+        backstop.cancel()
+    assert not backstop.fired, "the interrupt was lost: the solves ran on until the backstop stopped them"
+    assert time.perf_counter() - t0 < 10.0
+    assert result.exit_code == 130, result.output
+    assert result.output.strip().splitlines()[-1] == "interrupted"
+    assert api._stop[0] == 0
+
+
 def test_a_ctrl_c_that_python_drops_still_stops_the_searches():
     # Python drops a KeyboardInterrupt raised in a weakref callback or a
     # __del__ ("Exception ignored"); under the command line's guard the
