@@ -625,10 +625,13 @@ def plot_report(report: Report):
 
 
 def _pick_bids(bids: Sequence[int]) -> list[int]:
-    """Four bids from the lowest, evenly spaced on multiples of 5 (70 85 100 115 for hasbro)."""
+    """Four bids from the lowest, evenly spaced on multiples of the bids' own step (70 85 100 115 for
+    hasbro, 65 80 95 110 for dixie40, 1 5 9 13 tricks for bridge): the spacing rounds down, so the
+    fourth is never past the highest bid."""
     if len(bids) <= 4:
         return list(bids)
-    step = max(5, 5 * round((bids[-1] - bids[0]) / 3 / 5))
+    unit = bids[1] - bids[0]  # bids step evenly: 5 points, or the thresholds of a game without bidding
+    step = unit * max(1, (bids[-1] - bids[0]) // (3 * unit))
     return [b for b in range(bids[0], bids[-1] + 1, step) if b in bids][:4]
 
 

@@ -213,6 +213,25 @@ def test_plot_says_why_the_by_count_panel_is_empty(dataset):
     assert not any("too few hands" in t.get_text() for t in plot_report(rep).get_axes()[1].texts)
 
 
+def test_plot_shows_four_bids_against_the_count_in_every_game(dataset):
+    # the README: "the chance to make four bids against the hand count"; dixie40 bids 65 to 120,
+    # where a spacing rounded to the nearest 5 (20) left room for three
+    rep = build_report(dataset)
+    frame = load_frame(dataset)
+    count = rep.count.predict(frame)
+    for bids in (Rules.from_spec("dixie40").bid_levels(), Rules.from_spec("hasbro,min_bid=50").bid_levels(),
+                 list(range(1, 14)), rep.bids):  # the last: bridge's thresholds (tricks), the dataset's own
+        bids = list(bids)
+        other = dataclasses.replace(rep, bids=tuple(bids),
+                                    bid_success=bid_success(frame, count, bids, "policy_points"),
+                                    make_by_count=make_by_count(frame, count, bids, "policy_points", min_rows=1))
+        right = plot_report(other).get_axes()[1]
+        shown = [int(t.get_text().split()[1]) for t in right.get_legend().get_texts()]
+        assert len(shown) == 4 and shown[0] == bids[0] and set(shown) <= set(bids), (bids, shown)
+        assert len({b - a for a, b in zip(shown, shown[1:])}) == 1, shown  # evenly spaced
+    assert shown == [70, 85, 100, 115]  # hasbro's, as before
+
+
 def test_plot_reads_without_explanation(dataset, tmp_path):
     fig = plot_report(build_report(dataset))
     axes = fig.get_axes()
