@@ -10,6 +10,7 @@ import io
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -202,6 +203,29 @@ def test_cli_formats(dataset):
                 and row["column"] == "make_100"]
     assert float(make_100[0]["value"]) == pytest.approx(
         [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]["make_100"])
+
+
+def test_csv_values_are_numbers_but_where_the_readme_says(dataset):
+    # a program reading the csv converts the values to numbers but where the README says otherwise
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    said = re.search(r"as `section,row,column,value` \((the values are numbers.*?)\)\. `--plot", readme).group(1)
+    words = {"out": "folder", "formula": "formula"}  # how the README names a column
+    r = run_cli("report", str(dataset), "--format", "csv")
+    assert r.exit_code == 0
+    text = set()
+    for row in csv.DictReader(io.StringIO(r.stdout)):
+        try:
+            float(row["value"] or "nan")
+        except ValueError:
+            if row["value"] in ("True", "False"):
+                assert f"`{row['column']}`" in said, (row, said)
+            else:
+                name = "features' descriptions" if row["row"] == "features" else words.get(row["column"],
+                                                                                         row["column"])
+                text.add((row["section"], name))
+    assert {("positions", "seat"), ("trump_choice", "unit"), ("dataset", "target")} <= text  # not vacuous
+    for section, name in text:
+        assert name in said, (section, name, said)
 
 
 def test_plot_says_why_the_by_count_panel_is_empty(dataset):
