@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from rook_analyze.analysis.features import color_ranks
 from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
                                             read_dataset)
 from rook_analyze.solver.cards import COLORS
@@ -55,13 +56,19 @@ def count_step(rules: Rules | str) -> int:
 
 
 def feature_text(rules: Rules | str) -> dict[str, str]:
-    """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s)."""
+    """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s), and
+    the top cards and high cards where they are under ``one_high`` (the 1 above the 14)."""
     rules = Rules.from_spec(rules)
     names = [f"{number}s" for number, _ in sorted(rules.counters)]
     if rules.bird_count:
         names.append("Rook" if rules.bird_count == 1 else "Rooks")
     text = dict(FEATURE_TEXT)
     text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
+    # a color's top where the rules have it: kentucky's runs start at the 1, which ranks above the 14
+    first, second = color_ranks(rules)[:2]
+    text["tops"] = f"top cards: unbroken runs from the top of each color ({first}, {second}, ...)"
+    if rules.one_high and 1 in rules.numbers:
+        text["high"] = "cards 12 or higher, and the 1s (they rank above the 14s)"
     return text
 
 

@@ -411,6 +411,20 @@ def test_feature_texts_name_the_rules_counters(dataset):
     assert rep.count.texts["counters"] == feature_text(Rules.from_spec(RULES))["counters"]
 
 
+def test_feature_texts_say_where_the_rules_top_cards_are():
+    # kentucky's 1 ranks above the 14: a run of top cards starts at it, and it is a high card
+    from rook_analyze.analysis.features import hand_features
+
+    assert hand_features("kentucky", "B14 B13 R5")["tops"] == 0 and hand_features("kentucky", "B1 B14 R5")["tops"] == 2
+    assert hand_features("kentucky", "B1 R5")["high"] == 1
+    text = feature_text(Rules.from_spec("kentucky"))
+    assert "(1, 14, ...)" in text["tops"] and "(14, 13" not in text["tops"]
+    assert "1s" in text["high"]
+    for spec in ("hasbro", "dixie40", "full"):  # the 14 on top, the 1 low or absent: as before
+        text = feature_text(Rules.from_spec(spec))
+        assert "(14, 13, ...)" in text["tops"] and text["high"] == "cards 12 or higher", spec
+
+
 def test_a_count_on_a_group_edge_falls_in_the_group_it_adds_up_to():
     """48 + 0.6 x 4 + 2.3 x 3 + 0.6 x 4 + 0.3 x 1 is 60 at the table; in binary
     floating point the sum comes to 59.99999999999999, which put the hand in the
