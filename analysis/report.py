@@ -607,7 +607,8 @@ def plot_report(report: Report):
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
     where = f" (a point: the {width} counts around it)" if width > 1 else ""
-    right.set_xlabel(f"hand count of the dealt hand, before the nest{where}")
+    nest = Rules.from_spec(report.rules).nest_size > 0  # no nest, no discards (bridge): as the table says
+    right.set_xlabel(f"hand count of the dealt hand{', before the nest' if nest else ''}{where}")
     right.set_ylabel("chance to make the bid (%)")
     right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
@@ -618,7 +619,7 @@ def plot_report(report: Report):
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
     fig.suptitle(f"{report.rules}: {plural(report.deals, 'deal')} x {report.rows // max(report.deals, 1)} seats as "
-                 f"declarer; double-dummy play, {target}, policy discards", fontsize=11)
+                 f"declarer; double-dummy play, {target}{', policy discards' if nest else ''}", fontsize=11)
     if c is None:
         fit, _ = deals_needed(report.rules)
         footer = (f"hand count: none (too few deals to fit one: {report.deals:,} here, "

@@ -256,6 +256,17 @@ def test_plot_shows_four_bids_against_the_count_in_every_game(dataset):
     assert shown == [70, 85, 100, 115]  # hasbro's, as before
 
 
+def test_plot_names_a_nest_only_where_the_rules_have_one(dataset):
+    # as the table: bridge has no nest and no discards to speak of
+    def words(fig):
+        return " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+    rep = build_report(dataset)
+    assert "before the nest" in words(plot_report(rep)) and "policy discards" in words(plot_report(rep))
+    text = words(plot_report(dataclasses.replace(rep, rules="bridge")))
+    assert "hand count of the dealt hand" in text and "nest" not in text and "discard" not in text
+
+
 def test_plot_reads_without_explanation(dataset, tmp_path):
     fig = plot_report(build_report(dataset))
     axes = fig.get_axes()
