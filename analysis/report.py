@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from rook_analyze.analysis.features import color_ranks
 from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
                                             read_dataset)
 from rook_analyze.solver.cards import COLORS
@@ -55,13 +56,19 @@ def count_step(rules: Rules | str) -> int:
 
 
 def feature_text(rules: Rules | str) -> dict[str, str]:
-    """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s)."""
+    """``FEATURE_TEXT`` with the counters of ``rules`` named (``dixie40``'s are 5s, 10s and 13s), and
+    the top cards and high cards where they are under ``one_high`` (the 1 above the 14)."""
     rules = Rules.from_spec(rules)
     names = [f"{number}s" for number, _ in sorted(rules.counters)]
     if rules.bird_count:
         names.append("Rook" if rules.bird_count == 1 else "Rooks")
     text = dict(FEATURE_TEXT)
     text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
+    # a color's top where the rules have it: kentucky's runs start at the 1, which ranks above the 14
+    first, second = color_ranks(rules)[:2]
+    text["tops"] = f"top cards: unbroken runs from the top of each color ({first}, {second}, ...)"
+    if rules.one_high and 1 in rules.numbers:
+        text["high"] = "cards 12 or higher, and the 1s (they rank above the 14s)"
     return text
 
 
@@ -600,7 +607,8 @@ def plot_report(report: Report):
     right.axhline(50, color="grey", lw=1, ls=":")
     right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
     where = f" (a point: the {width} counts around it)" if width > 1 else ""
-    right.set_xlabel(f"hand count of the dealt hand, before the nest{where}")
+    nest = Rules.from_spec(report.rules).nest_size > 0  # no nest, no discards (bridge): as the table says
+    right.set_xlabel(f"hand count of the dealt hand{', before the nest' if nest else ''}{where}")
     right.set_ylabel("chance to make the bid (%)")
     right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
@@ -611,7 +619,7 @@ def plot_report(report: Report):
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
     fig.suptitle(f"{report.rules}: {plural(report.deals, 'deal')} x {report.rows // max(report.deals, 1)} seats as "
-                 f"declarer; double-dummy play, {target}, policy discards", fontsize=11)
+                 f"declarer; double-dummy play, {target}{', policy discards' if nest else ''}", fontsize=11)
     if c is None:
         fit, _ = deals_needed(report.rules)
         footer = (f"hand count: none (too few deals to fit one: {report.deals:,} here, "
@@ -625,10 +633,13 @@ def plot_report(report: Report):
 
 
 def _pick_bids(bids: Sequence[int]) -> list[int]:
-    """Four bids from the lowest, evenly spaced on multiples of 5 (70 85 100 115 for hasbro)."""
+    """Four bids from the lowest, evenly spaced on multiples of the bids' own step (70 85 100 115 for
+    hasbro, 65 80 95 110 for dixie40, 1 5 9 13 tricks for bridge): the spacing rounds down, so the
+    fourth is never past the highest bid."""
     if len(bids) <= 4:
         return list(bids)
-    step = max(5, 5 * round((bids[-1] - bids[0]) / 3 / 5))
+    unit = bids[1] - bids[0]  # bids step evenly: 5 points, or the thresholds of a game without bidding
+    step = unit * max(1, (bids[-1] - bids[0]) // (3 * unit))
     return [b for b in range(bids[0], bids[-1] + 1, step) if b in bids][:4]
 
 

@@ -10,6 +10,7 @@ import io
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -204,6 +205,29 @@ def test_cli_formats(dataset):
         [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]["make_100"])
 
 
+def test_csv_values_are_numbers_but_where_the_readme_says(dataset):
+    # a program reading the csv converts the values to numbers but where the README says otherwise
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    said = re.search(r"as `section,row,column,value` \((the values are numbers.*?)\)\. `--plot", readme).group(1)
+    words = {"out": "folder", "formula": "formula"}  # how the README names a column
+    r = run_cli("report", str(dataset), "--format", "csv")
+    assert r.exit_code == 0
+    text = set()
+    for row in csv.DictReader(io.StringIO(r.stdout)):
+        try:
+            float(row["value"] or "nan")
+        except ValueError:
+            if row["value"] in ("True", "False"):
+                assert f"`{row['column']}`" in said, (row, said)
+            else:
+                name = "features' descriptions" if row["row"] == "features" else words.get(row["column"],
+                                                                                         row["column"])
+                text.add((row["section"], name))
+    assert {("positions", "seat"), ("trump_choice", "unit"), ("dataset", "target")} <= text  # not vacuous
+    for section, name in text:
+        assert name in said, (section, name, said)
+
+
 def test_plot_says_why_the_by_count_panel_is_empty(dataset):
     rep = build_report(dataset)
     few = dataclasses.replace(rep, make_by_count=rep.make_by_count.iloc[0:0])
@@ -211,6 +235,36 @@ def test_plot_says_why_the_by_count_panel_is_empty(dataset):
     assert right.get_legend() is None and len(right.get_lines()) == 1  # the even-chance line alone
     assert any("too few hands" in t.get_text() for t in right.texts)
     assert not any("too few hands" in t.get_text() for t in plot_report(rep).get_axes()[1].texts)
+
+
+def test_plot_shows_four_bids_against_the_count_in_every_game(dataset):
+    # the README: "the chance to make four bids against the hand count"; dixie40 bids 65 to 120,
+    # where a spacing rounded to the nearest 5 (20) left room for three
+    rep = build_report(dataset)
+    frame = load_frame(dataset)
+    count = rep.count.predict(frame)
+    for bids in (Rules.from_spec("dixie40").bid_levels(), Rules.from_spec("hasbro,min_bid=50").bid_levels(),
+                 list(range(1, 14)), rep.bids):  # the last: bridge's thresholds (tricks), the dataset's own
+        bids = list(bids)
+        other = dataclasses.replace(rep, bids=tuple(bids),
+                                    bid_success=bid_success(frame, count, bids, "policy_points"),
+                                    make_by_count=make_by_count(frame, count, bids, "policy_points", min_rows=1))
+        right = plot_report(other).get_axes()[1]
+        shown = [int(t.get_text().split()[1]) for t in right.get_legend().get_texts()]
+        assert len(shown) == 4 and shown[0] == bids[0] and set(shown) <= set(bids), (bids, shown)
+        assert len({b - a for a, b in zip(shown, shown[1:])}) == 1, shown  # evenly spaced
+    assert shown == [70, 85, 100, 115]  # hasbro's, as before
+
+
+def test_plot_names_a_nest_only_where_the_rules_have_one(dataset):
+    # as the table: bridge has no nest and no discards to speak of
+    def words(fig):
+        return " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+
+    rep = build_report(dataset)
+    assert "before the nest" in words(plot_report(rep)) and "policy discards" in words(plot_report(rep))
+    text = words(plot_report(dataclasses.replace(rep, rules="bridge")))
+    assert "hand count of the dealt hand" in text and "nest" not in text and "discard" not in text
 
 
 def test_plot_reads_without_explanation(dataset, tmp_path):
@@ -366,6 +420,20 @@ def test_feature_texts_name_the_rules_counters(dataset):
     assert "(1s, 5s, 10s, 14s, Rook)" in feature_text(Rules.from_spec("kentucky"))["counters"]
     rep = build_report(dataset)
     assert rep.count.texts["counters"] == feature_text(Rules.from_spec(RULES))["counters"]
+
+
+def test_feature_texts_say_where_the_rules_top_cards_are():
+    # kentucky's 1 ranks above the 14: a run of top cards starts at it, and it is a high card
+    from rook_analyze.analysis.features import hand_features
+
+    assert hand_features("kentucky", "B14 B13 R5")["tops"] == 0 and hand_features("kentucky", "B1 B14 R5")["tops"] == 2
+    assert hand_features("kentucky", "B1 R5")["high"] == 1
+    text = feature_text(Rules.from_spec("kentucky"))
+    assert "(1, 14, ...)" in text["tops"] and "(14, 13" not in text["tops"]
+    assert "1s" in text["high"]
+    for spec in ("hasbro", "dixie40", "full"):  # the 14 on top, the 1 low or absent: as before
+        text = feature_text(Rules.from_spec(spec))
+        assert "(14, 13, ...)" in text["tops"] and text["high"] == "cards 12 or higher", spec
 
 
 def test_a_count_on_a_group_edge_falls_in_the_group_it_adds_up_to():
