@@ -402,6 +402,8 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
         pos = int(pos)
         text = "dealer" if pos == n else POSITION_TEXT.get(pos, f"{pos} left of dealer") if n == 4 else \
             f"{pos} left of dealer"
+        if pos == 1 and not rules.has_auction:
+            text = "left of dealer"  # no auction (bridge): nobody bids first
         if n == 4 and pos == 2:
             # across the table is the dealer's partner only when the sides alternate (teams=0101)
             across = rules.check_seat(str(group["seat"].iloc[0]))

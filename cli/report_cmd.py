@@ -37,7 +37,9 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
       formula to use at the table, with its R-squared and typical error on
       held-out deals.
     - Bid success: the chance that the declaring side takes at least each
-      bid, by hand-count group and by hand count in steps of 5.
+      bid, by hand-count group and by hand count in steps of 5 (of 1
+      under bridge, whose points are tricks), counts held by fewer than
+      20 hands left out.
     - Trump choice: how often the policy's trump is a best trump in
       hindsight (ties count) and what it costs, and how often the longest
       color is; points by trumps held.

@@ -155,6 +155,15 @@ def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across,
     assert seats == ["left of dealer (bids first)", across, "right of dealer", "dealer"]
 
 
+def test_report_says_nobody_bids_first_where_the_rules_have_no_auction(tmp_path):
+    spec = "bridge,hand_size=3"
+    plan = make_plan(spec, 1, seed=1, chunk_size=1)
+    prepare_output(tmp_path, plan, resume=False)
+    write_part(tmp_path, 0, simulate_chunk(plan, 0))
+    seats = list(by_position(load_frame(tmp_path), spec, "policy_points", [7])["seat"])
+    assert seats == ["left of dealer", "dealer's partner", "right of dealer", "dealer"]
+
+
 def test_cli_two_deals_as_arguments_at_two_seats_without_a_nest():
     # one such deal has a single '/': two of them were read as one deal with a card 'P1:'
     spec = "hasbro,seats=2,teams=alone,nest_size=0,hand_size=2"
