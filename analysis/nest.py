@@ -495,7 +495,8 @@ class NestRecommendation:
     option). ``policy``: whether it is the policy's own choice;
     ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
     ``lead_se`` its lead over the policy's choice (None when they are the
-    same); it replaces the policy's choice when ``lead > 0`` and ``lead >= margin * lead_se``."""
+    same), in the units of ``objective``; it replaces the policy's choice
+    when ``lead > 0`` and ``lead >= margin * lead_se``."""
 
     trump: str
     discard: Hand
@@ -511,6 +512,13 @@ class NestRecommendation:
     lead: float | None = None
     lead_se: float | None = None
     margin: float = DEFAULT_MARGIN
+    objective: str = "mean"
+
+    def _lead(self) -> str:
+        """The lead over the policy's choice with its standard error, in the objective's units."""
+        if self.objective == "p_make":  # a difference of probabilities: 0.083 +- 0.149 is not 0.1 +- 0.1
+            return f"P(make) {self.lead:.3f} +- {_fmt(self.lead_se, 3)}"
+        return f"{self.lead:.1f} +- {_fmt(self.lead_se)}"
 
     def text(self) -> str:
         # what the option is comes first, so the remark about the heuristic
@@ -519,11 +527,11 @@ class NestRecommendation:
         if self.policy and self.lead is not None:
             other = f"trump {self.best_trump}, discard {self.best_discard.rdn()}"
             if self.lead > 0:
-                s += (f" (the heuristic's choice, kept: {other} measured {self.lead:.1f} +- {_fmt(self.lead_se)} "
+                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
                       f"better, under {self.margin:g} se)")
             else:  # tied with it: no lead at all
                 s += (f" (the heuristic's choice, kept: {other} measured no better, "
-                      f"{self.lead:.1f} +- {_fmt(self.lead_se)})")
+                      f"{self._lead()})")
         elif self.policy:
             s += " (the heuristic's choice)"
         s += f": {self.mean:.1f} +- {_fmt(self.se)} points"
@@ -532,12 +540,12 @@ class NestRecommendation:
         if self.gap is not None:
             s += f"; {self.gap:.1f} +- {_fmt(self.gap_se)} ahead of the runner-up"
         if not self.policy and self.lead is not None:
-            s += f"; {self.lead:.1f} +- {_fmt(self.lead_se)} better than the heuristic's choice"
+            s += f"; {self._lead()} better than the heuristic's choice"
         return s
 
 
-def _fmt(x: float | None) -> str:
-    return "nan" if x is None or not math.isfinite(x) else f"{x:.1f}"
+def _fmt(x: float | None, digits: int = 1) -> str:
+    return "nan" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"
 
 
 @dataclass(frozen=True, repr=False)
@@ -846,7 +854,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         gap=float(second["gap"]) if second is not None else None,
         gap_se=float(second["gap_se"]) if second is not None else None,
         policy=order[0] == control, best_trump=cands[best].trump, best_discard=cands[best].discard,
-        lead=lead, lead_se=lead_se, margin=margin,
+        lead=lead, lead_se=lead_se, margin=margin, objective=objective,
     )
     names = rules.seat_names
     dealt = [d.rdn() for d in layouts]

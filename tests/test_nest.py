@@ -446,3 +446,23 @@ def test_readme_nest_library_example_runs():
     assert (first["trump"], first["discard"]) == (report.recommendation.trump, report.recommendation.discard.rdn())
     assert list(report.detail.columns) == ["option", "trump", "discard", "sample", "deal", "points"]
     assert report.bid == 100 and report.options["p_make"].notna().all()
+
+
+def test_a_lead_in_p_make_is_written_as_a_probability():
+    """With --objective p_make the lead over the policy's choice is a
+    difference of probabilities: written to one decimal, a lead of 0.25 +-
+    0.164 read "0.2 +- 0.2", and 0.083 +- 0.149 read "0.1 +- 0.1 better,
+    under 1 se", a lead that looks as large as the margin it failed."""
+    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    free = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, objective="p_make", margin=0)
+    rec = free.recommendation
+    assert not rec.policy and 0 < rec.lead < 1 and rec.lead_se > 0  # the spot: another option switched in
+    shown = f"P(make) {rec.lead:.3f} +- {rec.lead_se:.3f}"
+    assert f"; {shown} better than the heuristic's choice" in rec.text()
+    kept = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, objective="p_make",
+                        margin=rec.lead / rec.lead_se + 0.01).recommendation
+    assert kept.policy and kept.lead == rec.lead
+    assert f"measured {shown} better, under" in kept.text()
+    # in points (mean, score) the lead keeps one decimal, as the other figures
+    points = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, margin=0).recommendation
+    assert f"; {points.lead:.1f} +- {points.lead_se:.1f} better than the heuristic's choice" in points.text()
