@@ -19,7 +19,7 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, wilson
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.main import main
-from rook_analyze.solver import COLORS, ConstraintError, Rules, RulesError, solve
+from rook_analyze.solver import COLORS, ConstraintError, Rules, RulesError, random_deal, solve
 
 # A short game keeps the solver quick: hasbro's deck and rules, 5 cards a seat
 # (the 16 cards left over are out of play, unseen).
@@ -500,5 +500,11 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
     limited = CliRunner().invoke(main, ["hand", "Rook B14 B13 B12 B11 B10 B9 B8 R14 R10 Y14 Y10 G14",
                                         "--rules", "full", "--samples", "3", "--time-limit", "60"])
     assert limited.exit_code == 2 and "note:" not in limited.stderr  # the limit already bounds the wait
+    # three seats of 12 cards solve in about a second, not minutes (benchmarks/RESULTS.md)
+    three = Rules.from_spec("hasbro,seats=3,teams=alone")  # 12 cards a seat
+    cards = random_deal(three, seed=1).hands[0].rdn()
+    smaller = CliRunner().invoke(main, ["hand", cards, "--rules", three.spec(), "--samples", "3"])
+    assert smaller.exit_code == 2 and "stopped before solving" in smaller.stderr
+    assert "note: 12-card hands with counters can take up to about a minute a solve" in smaller.stderr
     short = CliRunner().invoke(main, ["hand", STRONG, "--rules", "hasbro", "--samples", "3"])
     assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr
