@@ -83,6 +83,8 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
       table  aligned text, one row a deal (# = its number in the input)
       json   one JSON list of objects
       jsonl  one JSON object a line, printed as each deal is solved
+             (in the input's order: with several deals on the cores, a
+             deal's record waits for those before it)
       csv    header and one row a deal; with --cards, the cards column
              holds a JSON object {card: declarer_points}; with --line,
              the line column a JSON list like json's
