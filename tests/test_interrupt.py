@@ -8,6 +8,8 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 import pytest
@@ -85,6 +87,20 @@ class _Backstop:
             api._stop[0] = 0
 
 
+@contextmanager
+def _ctrl_c_after(seconds: float, backstop: float) -> Iterator[_Backstop]:
+    """SIGINT to this process after ``seconds``; the searches stopped by the
+    backstop after ``backstop`` seconds if the signal did not stop them."""
+    timer = _interrupt_after(seconds)
+    stop = _Backstop(backstop)
+    try:
+        yield stop
+    finally:
+        timer.cancel()
+        timer.join()
+        stop.cancel()
+
+
 def test_ctrl_c_stops_solve_batch_at_once_and_the_next_call_is_exact():
     deals = list(random_deals(RULES, 200, seed=11))
     solve(deals[0], "B", "N")  # loaded (or compiled) before the clock starts
@@ -109,17 +125,10 @@ def test_ctrl_c_stops_a_single_solve_on_the_main_thread():
     # the signal shows that the main thread's solve stops (and raises)
     rules = Rules.preset("full")
     solve(random_deal(RULES, 0), "B", "N")
-    timer = _interrupt_after(1.0)
-    backstop = _Backstop(8.0)
     t0 = time.perf_counter()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            for d in random_deals(rules, 50, seed=3):
-                solve(d, "B", "N")
-    finally:
-        timer.cancel()
-        timer.join()
-        backstop.cancel()
+    with _ctrl_c_after(1.0, backstop=8.0) as backstop, pytest.raises(KeyboardInterrupt):
+        for d in random_deals(rules, 50, seed=3):
+            solve(d, "B", "N")
     assert not backstop.fired, "the interrupt was lost: the solves ran on until the backstop stopped them"
     assert time.perf_counter() - t0 < 5.0
     assert api._stop[0] == 0
@@ -168,16 +177,10 @@ def test_cli_ctrl_c_stops_deals_solved_on_threads():
     # 13-card deals take seconds to minutes each: at the signal both threads are mid-search
     text = "\n".join(d.rdn() for d in random_deals(Rules.preset("full"), 6, seed=3)) + "\n"
     solve(random_deal(RULES, 0), "B", "N")
-    timer = _interrupt_after(1.5)
-    backstop = _Backstop(12.0)
     t0 = time.perf_counter()
-    try:
+    with _ctrl_c_after(1.5, backstop=12.0) as backstop:
         result = CliRunner().invoke(cli, ["solve", "--rules", "full", "--trump", "B", "--declarer", "N",
                                           "--workers", "2", "--format", "jsonl", "-"], input=text)
-    finally:
-        timer.cancel()
-        timer.join()
-        backstop.cancel()
     assert not backstop.fired, "the interrupt was lost: the solves ran on until the backstop stopped them"
     assert time.perf_counter() - t0 < 10.0
     assert result.exit_code == 130, result.output
