@@ -147,8 +147,11 @@ class Rules:
                 knobs["hand_size"] = max(deck - nest, 0) // seats
         rules = replace(self, **knobs)
         # a preset's max_bid may outrun a knob that takes points away (it only
-        # adds bids nobody makes); a max_bid asked for must be reachable
-        if knobs.get("max_bid") is not None and rules.max_bid > rules.total_points:
+        # adds bids nobody makes); a max_bid asked for must be reachable, now
+        # or in an earlier call: spec() writes it, and from_spec checks it
+        base = PRESETS.get(rules.name)
+        asked = knobs.get("max_bid") is not None or (base is not None and rules.max_bid != base.max_bid)
+        if asked and rules.max_bid is not None and rules.max_bid > rules.total_points:
             raise RulesError(f"rules {rules.spec_unchecked()!r}: max_bid={rules.max_bid} is above the "
                              f"{rules.total_points} points a hand has to take")
         return rules

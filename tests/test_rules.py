@@ -332,6 +332,43 @@ def test_any_spec_either_round_trips_or_is_a_rules_error(preset, knobs):
     assert r.hand_size >= 1
 
 
+def test_a_max_bid_the_deck_no_longer_reaches_is_refused_as_from_spec_refuses_it():
+    # the max_bid asked for in one call, the points taken away in the next: spec() writes
+    # max_bid=115, which from_spec refuses, so with_knobs refuses it too
+    with pytest.raises(RulesError, match=r"max_bid=115 is above the 100 points"):
+        Rules.from_spec("hasbro,max_bid=115").with_knobs(numbers="6-14")
+    with pytest.raises(RulesError, match=r"max_bid=115 is above the 100 points"):
+        Rules.from_spec("hasbro,numbers=6-14,max_bid=115")
+    # the preset's own max_bid may still outrun the points (it only adds bids nobody makes)
+    assert Rules.from_spec("hasbro").with_knobs(numbers="6-14").max_bid == 120
+    assert Rules.from_spec("hasbro,max_bid=100").with_knobs(numbers="6-14").spec() == "hasbro,numbers=6-14,max_bid=100"
+
+
+_CHAIN_KNOBS = {
+    "numbers": ["4-14", "6-14", "10-14", "1+5-14"], "nest_size": [0, 1, 4, 6], "bird": ["none", "low"],
+    "double_bird": [True, False], "trick_points": [0, 5], "last_trick_bonus": [0, 20],
+    "most_tricks": [None, "7:10", "5:20"], "min_bid": [70, 100], "bid_step": [5, 10],
+    "max_bid": [100, 115, 150, 180], "hand_size": [4, 8],
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    preset=st.sampled_from(list(TABLE)),
+    calls=st.lists(st.dictionaries(
+        st.sampled_from(list(_CHAIN_KNOBS)),
+        st.integers(0, 3), min_size=1, max_size=2), min_size=1, max_size=4),
+)
+def test_rules_made_by_with_knobs_calls_round_trip_through_their_spec(preset, calls):
+    r = Rules.preset(preset)
+    for picks in calls:
+        knobs = {k: _CHAIN_KNOBS[k][i % len(_CHAIN_KNOBS[k])] for k, i in picks.items()}
+        try:
+            r = r.with_knobs(**knobs)
+        except RulesError:
+            pass
+    assert Rules.from_spec(r.spec()) == r
+
 # ---------------------------------------------------------------- errors
 @pytest.mark.parametrize("spec, words", [
     ("nope", ["'nope'", "full"]),
