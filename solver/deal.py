@@ -8,7 +8,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from .cards import Hand, _check_text, _is_int, first_card, mask_indices, shown
+from .cards import Hand, _as_index, _check_text, first_card, mask_indices, shown
 from .errors import DealError, DuplicateCardError, InvalidCardError, RookError, plural
 from .rules import Rules
 
@@ -175,8 +175,9 @@ class Deal:
         """Each hand's first ``cards`` cards in canonical order (all of them
         when it holds fewer) and no nest: a small position of the same rules,
         which loads (or compiles) the solver in no time before a timing."""
-        if not _is_int(cards) or cards < 0:
-            raise DealError(f"cards={cards!r}: expected a whole number of cards a hand, 0 or more")
+        given, cards = cards, _as_index(cards)  # a numpy integer too
+        if cards is None or cards < 0:
+            raise DealError(f"cards={given!r}: expected a whole number of cards a hand, 0 or more")
         return self.with_hands([Hand(sum(1 << i for i in mask_indices(h.mask)[:cards])) for h in self.hands],
                                Hand(0))
 
@@ -238,7 +239,8 @@ def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Ite
     """``count`` random deals from one seeded stream."""
     # checked here, not at the first next(): a generator function would check late
     rules = Rules.from_spec(rules)
-    if not (_is_int(count) and count >= 0):
-        raise RookError(f"count {count!r}: expected an int 0 or more")
+    given, count = count, _as_index(count)  # a numpy integer too, as the seed
+    if count is None or count < 0:
+        raise RookError(f"count {given!r}: expected a whole number 0 or more")
     rng = seeded_rng(seed)
     return (random_deal(rules, rng) for _ in range(count))

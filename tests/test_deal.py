@@ -275,9 +275,10 @@ def test_ending_keeps_each_hands_first_cards_and_no_nest():
     assert len(small.nest) == 0 and small.rules == deal.rules
     assert deal.ending(20).hands == deal.hands  # a hand of fewer cards is kept whole
     assert len(deal.ending(0).hands[0]) == 0
-    for bad in (-1, 1.5, True, "2"):
+    for bad in (-1, 1.5, True, "2", np.float64(2), np.bool_(True), np.int64(-1)):
         with pytest.raises(DealError, match="cards="):
             deal.ending(bad)
+    assert deal.ending(np.int64(2)) == deal.ending(np.uint8(2)) == small  # a numpy integer, as seeds and seats
 
 
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
@@ -299,6 +300,12 @@ def test_random_deals_count_is_checked_at_the_call(count):
         random_deals("hasbro", count, seed=1)
     assert repr(count) in str(err.value)
     assert list(random_deals("hasbro", 0, seed=1)) == []
+
+
+def test_random_deals_count_may_be_a_numpy_integer():
+    assert list(random_deals("hasbro", np.int64(2), seed=np.int64(1))) == list(random_deals("hasbro", 2, seed=1))
+    with pytest.raises(RookError, match=r"count np\.int64\(-1\)"):
+        random_deals("hasbro", np.int64(-1), seed=1)
 
 
 def test_counts_in_messages_read_as_english():
