@@ -126,8 +126,10 @@ class Rules:
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
-            elif key in ("most_tricks", "teams", "numbers") and isinstance(value, (list, range)):
-                knobs[key] = tuple(value)
+            elif key in ("most_tricks", "teams", "numbers") and isinstance(value, (list, tuple, range)):
+                knobs[key] = tuple(_whole_or_as_is(x) for x in value)
+            elif key in _INT_KNOBS:
+                knobs[key] = _whole_or_as_is(value)
         seats = knobs.get("seats", self.seats)
         if _is_int(seats) and not 2 <= seats <= 6:
             raise RulesError(f"seats={seats}: must be 2..6")
@@ -520,6 +522,15 @@ class Rules:
         if self.first_lead == "left_of_declarer":
             return self.left_of(declarer)
         return self.left_of(dealer)
+
+
+def _whole_or_as_is(value: Any) -> Any:
+    """A numpy integer as a plain int (knobs often come from arrays); any
+    other value as it is, for validation to judge (a bool is not 1)."""
+    if type(value) is int or isinstance(value, bool):
+        return value
+    index = _as_index(value)
+    return value if index is None else index
 
 
 def _parse_knob(key: str, value: str) -> Any:

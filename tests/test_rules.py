@@ -1,6 +1,7 @@
 """The rule model against the preset table and knob list of RULES.md / CONTRACT.md."""
 
 import dataclasses
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -534,6 +535,22 @@ def test_card_points_takes_text_and_color_order_checks_the_color():
     assert r.card_points("Rook") == 20 and r.card_points("B9") == 0
     with pytest.raises(RulesError, match="color 'Q'"):
         r.color_order(None, "Q")
+
+
+def test_knobs_as_numpy_integers_are_whole_numbers():
+    import numpy as np
+    r = Rules.preset("hasbro")
+    assert r.with_knobs(hand_size=np.int64(5)) == r.with_knobs(hand_size=5)
+    assert r.with_knobs(seats=np.int64(3), teams="alone") == r.with_knobs(seats=3, teams="alone")
+    assert r.with_knobs(min_bid=np.int32(60), max_bid=np.uint8(100)).spec() == "hasbro,min_bid=60,max_bid=100"
+    assert r.with_knobs(most_tricks=(np.int64(5), np.int64(20))).most_tricks == (5, 20)
+    assert type(r.with_knobs(most_tricks=[np.int64(5), 20]).most_tricks[0]) is int
+    assert r.with_knobs(teams=(np.int8(0), 0, 1, 1)).teams == (0, 0, 1, 1)
+    assert r.with_knobs(numbers=[np.int64(n) for n in range(6, 15)]) == Rules.from_spec("hasbro,numbers=6-14")
+    for bad in (dict(hand_size=np.float64(5)), dict(hand_size=np.bool_(True)), dict(most_tricks=(5, True)),
+                dict(teams=(0, 1, 0, 1.0))):
+        with pytest.raises(RulesError, match=re.escape(repr(list(bad.values())[0]))):
+            r.with_knobs(**bad)
 
 
 def test_seats_as_numpy_integers_and_specs_that_are_not_text():
