@@ -278,16 +278,25 @@ def test_take_nest_seats_as_names_or_indices():
     assert take_nest(deal, "N", discard) == take_nest(deal, 0, discard)
     assert take_nest(deal, "e", discard) == take_nest(deal, 1, discard)
     assert take_nest(deal, 0, discard.rdn()) == take_nest(deal, 0, discard)
-    with raises(RulesError, "seat 9"):
+    with raises(RulesError, "declarer seat 9"):
         take_nest(deal, 9, discard)
-    with raises(RulesError, "seat 'X'"):
+    with raises(RulesError, "declarer seat 'X'"):
         take_nest(deal, "X", discard)
-    with raises(RulesError, "seat True"):
+    with raises(RulesError, "declarer seat True"):
         take_nest(deal, True, discard)
     with raises(IllegalActionError, "deal None"):
         take_nest(None, 0, discard)
     with raises(IllegalActionError, "discard 'B14': the declarer discards 5 cards"):
         take_nest(deal, 0, "B14")
+
+
+@pytest.mark.parametrize("dealer, quoted", [(9, "dealer seat 9:"), ("Q", "dealer seat 'Q':"), (True, "dealer seat True:")])
+def test_a_bad_dealer_is_named_as_the_dealer(dealer, quoted):
+    # the seat is good: a message that said only "seat 9" read as the seat argument's
+    with raises(RulesError, quoted):
+        analyze_hand(HAND, BID_RULES, seat="E", dealer=dealer, samples=2, seed=1)
+    with raises(RulesError, quoted):
+        analyze_nest(HAND, NEST, BID_RULES, seat="E", dealer=dealer, samples=2, seed=1)
 
 
 def test_sampler_seats_and_hands():
