@@ -274,8 +274,13 @@ class Hand:
     @classmethod
     def from_rdn(cls, text: str, deck_mask: int | None = None) -> "Hand":
         """Parse cards separated by spaces or commas. With ``deck_mask``, every
-        card must be in that deck."""
+        card must be in that deck (an int bit mask, such as ``rules.deck_mask``)."""
         tokens = [t for t in _SPLIT_RE.split(_check_text(text, "a hand").strip()) if t]
+        if deck_mask is not None:
+            given, deck_mask = deck_mask, _as_index(deck_mask)  # a numpy integer too
+            if deck_mask is None or deck_mask < 0:
+                raise InvalidCardError(f"deck_mask={shown(given)}: expected an int bit mask of the deck's "
+                                       f"cards, such as rules.deck_mask")
         m = 0
         for tok in tokens:
             card = Card.from_rdn(tok)

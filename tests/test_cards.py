@@ -1,5 +1,8 @@
 """Cards and hands in Rook deal notation: canonical output, round trips, errors."""
 
+import re
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -143,6 +146,10 @@ def test_card_not_in_this_deck():
         Hand.from_rdn("Rook2", deck_mask=Rules.preset("full").deck_mask)
     assert Hand.from_rdn("Rook2 Rook", deck_mask=Rules.from_spec("full,double_bird=true").deck_mask).rdn() \
         == "Rook Rook2"
+    assert Hand.from_rdn("B14 R5", deck_mask=np.uint64(hasbro.deck_mask)) == Hand.from_rdn("B14 R5")
+    for bad in ("hasbro", hasbro, 1.5, True, -1):  # a TypeError, or True read as the mask of the Rook alone
+        with pytest.raises(InvalidCardError, match=re.escape(f"deck_mask={bad!r}")):
+            Hand.from_rdn("B14 R5", deck_mask=bad)
 
 
 # ------------------------------------------------------------------ hardening: bad inputs
