@@ -64,6 +64,8 @@ def feature_text(rules: Rules | str) -> dict[str, str]:
         names.append("Rook" if rules.bird_count == 1 else "Rooks")
     text = dict(FEATURE_TEXT)
     text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
+    if rules.bird_count == 2:  # double_bird: the feature counts both birds, 0 to 2
+        text["rook"] = "the Rooks held (Rook, Rook2)"
     # a color's top where the rules have it: kentucky's runs start at the 1, which ranks above the 14
     first, second = color_ranks(rules)[:2]
     text["tops"] = f"top cards: unbroken runs from the top of each color ({first}, {second}, ...)"
