@@ -403,7 +403,7 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
     for pos, group in frame.groupby("position", sort=True):
         pos = int(pos)
         text = "dealer" if pos == n else POSITION_TEXT.get(pos, f"{pos} left of dealer") if n == 4 else \
-            f"{pos} left of dealer"
+            POSITION_TEXT[1] if pos == 1 else f"{pos} left of dealer"  # the first bidder at any table
         if pos == 1 and not rules.has_auction:
             text = "left of dealer"  # no auction (bridge): nobody bids first
         if n == 4 and pos == 2:
