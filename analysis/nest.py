@@ -523,9 +523,9 @@ class NestRecommendation:
     def text(self) -> str:
         # what the option is comes first, so the remark about the heuristic
         # cannot be read as one about the runner-up
-        s = f"trump {self.trump}, discard {self.discard.rdn()}"
+        s = _option_text(self.trump, self.discard)
         if self.policy and self.lead is not None:
-            other = f"trump {self.best_trump}, discard {self.best_discard.rdn()}"
+            other = _option_text(self.best_trump, self.best_discard)
             if self.lead > 0:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
                       f"better, under {self.margin:g} se)")
@@ -542,6 +542,11 @@ class NestRecommendation:
         if not self.policy and self.lead is not None:
             s += f"; {self._lead()} better than the heuristic's choice"
         return s
+
+
+def _option_text(trump: str, discard: Hand) -> str:
+    # without a nest (nest_size=0) nothing is buried: the option is its trump alone
+    return f"trump {trump}, discard {discard.rdn()}" if len(discard) else f"trump {trump}"
 
 
 def _fmt(x: float | None, digits: int = 1) -> str:

@@ -64,6 +64,8 @@ def feature_text(rules: Rules | str) -> dict[str, str]:
         names.append("Rook" if rules.bird_count == 1 else "Rooks")
     text = dict(FEATURE_TEXT)
     text["counters"] = f"points in counters held ({', '.join(names)})" if names else "points in counters held"
+    if rules.bird_count == 2:  # double_bird: the feature counts both birds, 0 to 2
+        text["rook"] = "the Rooks held (Rook, Rook2)"
     # a color's top where the rules have it: kentucky's runs start at the 1, which ranks above the 14
     first, second = color_ranks(rules)[:2]
     text["tops"] = f"top cards: unbroken runs from the top of each color ({first}, {second}, ...)"
@@ -401,7 +403,7 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
     for pos, group in frame.groupby("position", sort=True):
         pos = int(pos)
         text = "dealer" if pos == n else POSITION_TEXT.get(pos, f"{pos} left of dealer") if n == 4 else \
-            f"{pos} left of dealer"
+            POSITION_TEXT[1] if pos == 1 else f"{pos} left of dealer"  # the first bidder at any table
         if pos == 1 and not rules.has_auction:
             text = "left of dealer"  # no auction (bridge): nobody bids first
         if n == 4 and pos == 2:

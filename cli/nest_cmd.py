@@ -127,7 +127,9 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
 
 def _print_table(report) -> None:
     d = report.to_dict()
-    head = (f"hand {d['hand']}  |  nest {d['nest']}  |  rules {d['rules']}  |  {d['seat']} declares, "
+    no_nest = not report.rules.nest_size  # nothing taken, nothing buried: trump is the only choice
+    nest = "" if no_nest else f"nest {d['nest']}  |  "
+    head = (f"hand {d['hand']}  |  {nest}rules {d['rules']}  |  {d['seat']} declares, "
             f"{d['dealer']} deals, {d['leader']} leads")
     if d["bid"] is not None:
         head += f"  |  bid {d['bid']}"
@@ -139,6 +141,7 @@ def _print_table(report) -> None:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
     click.echo(line)
     click.echo()
-    click.echo(format_table(rounded_records(report.top_options(), _DIGITS, _TABLE)))
+    columns = [c for c in _TABLE if not (no_nest and c == "discard")]
+    click.echo(format_table(rounded_records(report.top_options(), _DIGITS, columns)))
     click.echo()
     click.echo(f"recommendation: {report.recommendation.text()}")

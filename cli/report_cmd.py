@@ -138,7 +138,7 @@ def render_table(rep: Report) -> str:
         format_table(records_of(_trump_rows(rep.trump_choice))),
         "",
         "By trumps in the dealt hand (the policy's trump color"
-        + (" and the Rook):" if Rules.from_spec(rep.rules).bird_count else "):"),
+        + {0: "):", 1: " and the Rook):", 2: " and the Rooks):"}[Rules.from_spec(rep.rules).bird_count],
         format_table(records_of(_percent(rep.trump_length))),
         "",
         "By the declarer's seat (position 1 = left of the dealer):",

@@ -219,6 +219,10 @@ class Rules:
                 )
             if p < 0:
                 raise bad(f"most_tricks={n}:{p}: the bonus must be 0 or more")
+        if self.total_points == 0:
+            # every value would be 0 and every report empty: a game with nothing to win
+            raise bad("no points to play for: the deck has no counters, and trick_points, "
+                      "last_trick_bonus and most_tricks add none")
         if self.total_points > MAX_HAND_POINTS:
             raise bad(f"a hand would hold {self.total_points} points: at most {MAX_HAND_POINTS} "
                       f"(counters, trick points and bonuses together)")

@@ -231,6 +231,17 @@ def test_without_a_nest_only_trump_is_chosen():
     rep = analyze_nest(HAND, "", rules, samples=2, seed=1)
     assert sorted(rep.options["trump"]) == ["B", "G", "R", "Y"]
     assert (rep.options["discard"] == "").all()
+    assert "discard" not in rep.recommendation.text()  # nothing is buried: no empty 'discard ' in the advice
+
+
+def test_cli_table_without_a_nest_speaks_of_no_nest_or_discards():
+    # hasbro,nest_size=0: the declarer takes nothing and buries nothing
+    res = CliRunner().invoke(main, ["nest", "--rules", "hasbro,hand_size=5,nest_size=0", "--hand", HAND,
+                                    "--nest", "", "--samples", "2", "--candidates", "4", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    head = res.stdout.splitlines()[0]
+    assert head.startswith("hand B14 R12 Y9 G8 G6  |  rules hasbro,") and "|  nest" not in head, head
+    assert "discard" not in res.stdout, res.stdout
 
 
 # ------------------------------------------------------------------- CLI

@@ -155,6 +155,19 @@ def test_report_names_the_seat_across_from_the_dealer_by_the_sides(spec, across,
     assert seats == ["left of dealer (bids first)", across, "right of dealer", "dealer"]
 
 
+@pytest.mark.parametrize("spec, seats", [
+    ("hasbro,seats=3,teams=alone,hand_size=3", ["left of dealer (bids first)", "2 left of dealer", "dealer"]),
+    ("hasbro,seats=5,teams=01010,hand_size=3",
+     ["left of dealer (bids first)", "2 left of dealer", "3 left of dealer", "4 left of dealer", "dealer"]),
+])
+def test_report_says_who_bids_first_at_other_tables_too(spec, seats, tmp_path):
+    # the seat left of the dealer bids first at any table with an auction, as at four seats
+    plan = make_plan(spec, 1, seed=1, chunk_size=1)
+    prepare_output(tmp_path, plan, resume=False)
+    write_part(tmp_path, 0, simulate_chunk(plan, 0))
+    assert list(by_position(load_frame(tmp_path), spec, "policy_points", [70])["seat"]) == seats
+
+
 def test_report_says_nobody_bids_first_where_the_rules_have_no_auction(tmp_path):
     spec = "bridge,hand_size=3"
     plan = make_plan(spec, 1, seed=1, chunk_size=1)

@@ -422,6 +422,20 @@ def test_feature_texts_name_the_rules_counters(dataset):
     assert rep.count.texts["counters"] == feature_text(Rules.from_spec(RULES))["counters"]
 
 
+def test_two_birds_are_named_as_two(tmp_path):
+    # double_bird: the rook feature counts 0 to 2 birds, and the trumps held include both
+    assert feature_text(Rules.from_spec("hasbro"))["rook"] == "the Rook held"
+    assert feature_text(Rules.from_spec("hasbro,double_bird=true"))["rook"] == "the Rooks held (Rook, Rook2)"
+    out = tmp_path / "two"
+    plan = make_plan("hasbro,hand_size=3,double_bird=true", 8, seed=3, chunk_size=8)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    r = run_cli("report", str(out))
+    assert r.exit_code == 0, r.output
+    assert "(the policy's trump color and the Rooks):" in r.stdout
+    assert "the Rook held" not in r.stdout and "and the Rook)" not in r.stdout
+
+
 def test_feature_texts_say_where_the_rules_top_cards_are():
     # kentucky's 1 ranks above the 14: a run of top cards starts at it, and it is a high card
     from rook_analyze.analysis.features import hand_features

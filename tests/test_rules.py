@@ -393,6 +393,9 @@ def test_rules_made_by_with_knobs_calls_round_trip_through_their_spec(preset, ca
     ("hasbro,max_bid=1000", ["max_bid=1000", "120 points"]),
     ("hasbro,bid_step=200", ["bid_step=200", "max_bid - min_bid = 50"]),
     ("full,target=0", ["target=0"]),
+    # nothing to play for: every solve would be 0
+    ("bridge,trick_points=0", ["no points to play for", "trick_points"]),
+    ("hasbro,numbers=6-9,bird=none,min_bid=none,bid_step=none,max_bid=none", ["no points to play for"]),
     ("full,trick_points=-1", ["trick_points=-1"]),
     ("full,nest_size=-1", ["nest_size=-1"]),
     ("full,nest_size=60", ["nest_size=60", "57-card deck"]),          # the deck cannot be dealt
