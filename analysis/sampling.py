@@ -514,4 +514,4 @@ def _sums_of(values: np.ndarray, k: int) -> set[int]:
 
 
 def _span(lo: int, hi: int) -> str:
-    return str(lo) if lo == hi else f"{lo} to {hi}"
+    return str(lo) if lo == hi else f"{lo} or {hi}" if hi == lo + 1 else f"{lo} to {hi}"

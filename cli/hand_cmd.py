@@ -90,7 +90,8 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
         if not text:
             raise BadInput("HAND -: standard input holds no hand (only blank or # lines)")
     if not text:
-        raise BadInput("no HAND: give the bidder's cards, e.g. 'Rook B14 B13 ...' (or - to read them from "
+        example = "Rook B14 B13 ..." if rules.bird_count else "B14 B13 ..."  # no Rook in a deck without one
+        raise BadInput(f"no HAND: give the bidder's cards, e.g. '{example}' (or - to read them from "
                        "standard input)", hint=True)
     checked(rules.bid_levels, what="--rules")  # bid advice needs an auction
     seat_i = seat_index(rules, seat, "--seat", "first")

@@ -449,6 +449,7 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--time-limit", "0"], "--time-limit"),
     (["--rules", SMALL.spec()], "no HAND"),
+    (["--rules", "hasbro,bird=none"], "e.g. 'B14 B13 ...'"),   # no Rook in the example where the deck has none
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, message):
     r = run("hand", *args, "--samples", "2")

@@ -199,6 +199,8 @@ def test_impossible_constraints_fail_up_front(cons, message):
 def test_impossible_constraint_messages_count_in_english():
     with pytest.raises(ConstraintError, match="N can only hold 1 bird here"):
         DealSampler(HASBRO, None, None, known=["N:Rook"], constraints=["N:rook=0"])
+    with pytest.raises(ConstraintError, match="N can only hold 0 or 1 birds here"):  # not '0 to 1'
+        DealSampler(HASBRO, None, None, constraints=["N:rook>=2"])
 
 
 def test_counter_totals_in_reach():
