@@ -78,9 +78,14 @@ class NestPolicy(Protocol):
 def color_ranks(rules: Rules, color: str) -> list[int]:
     """Card indices of a color's number cards, highest rank first."""
     rules = Rules.from_spec(rules)
-    if color not in COLORS:
-        raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
-    return list(_ranks(rules)[0][color])
+    return list(_ranks(rules)[0][_color(color)])
+
+
+def _color(color: object) -> str:
+    """A color name, any case (as ``Hand.count`` and the discards take it)."""
+    if isinstance(color, str) and color.upper() in COLORS:
+        return color.upper()
+    raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
 
 
 @lru_cache(maxsize=64)
@@ -102,8 +107,7 @@ class HeuristicPolicy:
         """The trump strength of one color among ``cards``."""
         rules = Rules.from_spec(rules)
         held = as_hand(cards, rules).mask
-        if color not in COLORS:
-            raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
+        color = _color(color)
         cards = Hand(held)
         length = honours = 0
         for k, idx in enumerate(_ranks(rules)[0][color]):

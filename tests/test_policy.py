@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rook_analyze.analysis.policy import DEFAULT_POLICY, HeuristicPolicy, take_nest
+from rook_analyze.analysis.policy import DEFAULT_POLICY, HeuristicPolicy, color_ranks, take_nest
 from rook_analyze.solver import COLORS, Hand, IllegalActionError, Rules, random_deal
 from rook_analyze.solver.cards import mask_indices
 
@@ -32,6 +32,15 @@ def test_trump_ties_go_to_the_longer_color_then_color_order():
     c = cards("Rook B11 B9 B8 B7 B6 R11 R9 R8 R7 R6 Y2 Y3 Y4 G2 G3 G4 G7")
     assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL)
     assert P.trump(c, FULL) == "B"
+
+
+def test_a_color_is_taken_in_any_case_as_the_discards_take_it():
+    c = cards("Rook B11 B9 B8 B7 B6 R11 R9 R8 R7 R6 Y2 Y3 Y4 G2 G3 G4 G7")
+    assert P.strength(c, "b", FULL) == P.strength(c, "B", FULL)
+    assert color_ranks(FULL, "g") == color_ranks(FULL, "G")
+    assert P.discard(c, "b", FULL) == P.discard(c, "B", FULL)
+    with pytest.raises(IllegalActionError, match="color 'X': choose one of B, R, Y, G"):
+        P.strength(c, "X", FULL)
 
 
 def test_discards_keep_trumps_birds_and_winners():
