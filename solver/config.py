@@ -16,7 +16,7 @@ JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 # took 118-133 s with everything inlined, 66-70 s so). They are compiled
 # without NRT, so passing them arrays costs no reference counting. Timed
 # in one process against everything inlined: the same speed; calling the
-# key, the store and the move generator this way too ran 1.04-1.08 x slower
+# key, the store and the move generator this way too ran 1.06-1.08 x slower
 # for no less compile (benchmarks/RESULTS.md, twenty-third session). Such a
 # helper may read and write the arrays it is given, but must not make or
 # return one (numba refuses to compile it). The probe is compiled so as

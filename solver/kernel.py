@@ -16,8 +16,9 @@ what it is worth) stands for them: they are not searched
 the point unit. At every trick boundary a transposition table keeps a lower
 and an upper bound on the points still to come, reused across probes and
 across solves of the same game (``solve_batch``'s groups: other deals too). Its key has an exact part (the leader, every
-hand's length in every color, the cards worth points in order with their
-owners, and, when most_tricks is live, the declaring side's tricks so far)
+hand's length in every color, the cards worth points and the birds in
+order with their worth and owners, and, when most_tricks is live, the
+declaring side's tricks so far)
 and a partial part, after DDS's winning ranks: the search records which
 cards' ranks decided each bound (a trick won by beating a card of its own
 color, the top cards a quick bound cashed), and an entry then matches every
@@ -33,7 +34,8 @@ in the other, so the bound holds there shifted by at most what those cards
 can change (``worth_shift``; Furtak and Buro's payoff-similarity). A second,
 smaller cache (``ps_slot``) keeps each stored bound with its whole position,
 at a level by how many top cards of a color the bound needs; a position the
-table misses looks there before it is searched (benchmarks/RESULTS.md,
+table misses looks there before it is searched, where a live card is
+worth points or is a bird (bridge positions skip it; benchmarks/RESULTS.md,
 tenth session, has what it saves).
 
 Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
