@@ -426,10 +426,7 @@ def test_two_birds_are_named_as_two(tmp_path):
     # double_bird: the rook feature counts 0 to 2 birds, and the trumps held include both
     assert feature_text(Rules.from_spec("hasbro"))["rook"] == "the Rook held"
     assert feature_text(Rules.from_spec("hasbro,double_bird=true"))["rook"] == "the Rooks held (Rook, Rook2)"
-    out = tmp_path / "two"
-    plan = make_plan("hasbro,hand_size=3,double_bird=true", 8, seed=3, chunk_size=8)
-    prepare_output(out, plan, resume=False)
-    write_part(out, 0, simulate_chunk(plan, 0))
+    out = _small_dataset(tmp_path / "two", 8, rules="hasbro,hand_size=3,double_bird=true", chunk_size=8)
     r = run_cli("report", str(out))
     assert r.exit_code == 0, r.output
     assert "(the policy's trump color and the Rooks):" in r.stdout
@@ -539,10 +536,7 @@ def test_table_wording_follows_the_rules(tmp_path, dataset):
     assert "the trump the nest policy names and the policy's discards" in text
     assert "cost of 10 points or more" in text
     # bridge (5 cards a hand, to be quick): no nest and no counters (its points are tricks)
-    out = tmp_path / "bridge"
-    plan = make_plan("bridge,numbers=10-14", 8, seed=3, chunk_size=8)
-    prepare_output(out, plan, resume=False)
-    write_part(out, 0, simulate_chunk(plan, 0))
+    out = _small_dataset(tmp_path / "bridge", 8, rules="bridge,numbers=10-14", chunk_size=8)
     r = run_cli("report", str(out))
     assert r.exit_code == 0, r.output
     assert "points with the trump the policy names." in r.stdout and "nest" not in r.stdout
