@@ -155,6 +155,7 @@ def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
     points in counters, or the number of birds."""
     if feature not in FEATURES:
         raise ConstraintError(f"feature {feature!r}: choose one of {', '.join(FEATURES)}")
+    rules = Rules.from_spec(rules)  # a spec too, as Constraint.holds takes it; None is refused there
     mask = as_hand(hand, rules, "hand", masks=True).mask  # a mask too is checked against the deck
     if feature == "counters":
         return rules.points_of_mask(mask)

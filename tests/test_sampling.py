@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from rook_analyze.analysis.sampling import Constraint, DealSampler, feature_value, parse_known
-from rook_analyze.solver import ConstraintError, DealError, DuplicateCardError, Hand, InvalidCardError, Rules
+from rook_analyze.solver import (ConstraintError, DealError, DuplicateCardError, Hand, InvalidCardError, Rules,
+                                  RulesError)
 
 FULL = Rules.preset("full")
 HASBRO = Rules.preset("hasbro")
@@ -36,6 +37,9 @@ def test_feature_values():
     assert feature_value("G", h, FULL) == 0
     assert feature_value("counters", h, FULL) == 20 + 10 + 10 + 5
     assert feature_value("rook", h, FULL) == 1
+    assert feature_value("counters", "B5 B10 Rook", "hasbro") == 35   # a spec, as Constraint.holds takes
+    with pytest.raises(RulesError, match="rules None"):
+        feature_value("counters", h, None)                               # was an AttributeError
     assert Constraint.parse("N:B>=3").holds(h, FULL)
     assert not Constraint.parse("N:B>3").holds(h, FULL)
     # a card mask is read as text is, against the deck: B1 (bit 1) is no hasbro card
