@@ -2,7 +2,8 @@
 
 ``solve`` gives the double-dummy value of RULES.md from a trick boundary (or
 from inside a trick with ``trick=``); ``card_values`` the value after each
-legal card; ``solve_batch`` many deals over all cores."""
+legal card; ``play_line`` a line of perfect play to the end of the hand;
+``solve_batch`` many deals over all cores."""
 
 from __future__ import annotations
 
