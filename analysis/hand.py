@@ -52,7 +52,7 @@ from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, seat_arg, threads_count, whole
+from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
@@ -347,7 +347,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     seat = rules.first_seat if seat is None else seat
     sampler = DealSampler(rules, seat, hand, known=known, constraints=constraints)
     declarer = sampler.seat
-    dealer_i = seat_arg(rules, rules.last_seat if dealer is None else dealer, "dealer")
+    dealer_i = rules.seat_index(rules.last_seat if dealer is None else dealer, "dealer")
     seed = resolve_seed(seed)
 
     res = _Results()

@@ -134,16 +134,6 @@ def hand_and_nest(hand: Any, nest: Any, rules: Rules) -> tuple[Hand, Hand]:
     return hand, nest
 
 
-def seat_arg(rules: Rules, value: Any, name: str) -> int:
-    """``rules.seat_index(value)``, its error naming the argument: ``dealer
-    seat 9: ...``, as the solver's functions name the declarer, leader and
-    dealer (a bare ``seat 9`` reads as the ``seat`` argument)."""
-    try:
-        return rules.seat_index(value)
-    except RookError as e:
-        raise type(e)(f"{name} {e}") from None
-
-
 def callable_or_none(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> Callable[..., Any] | None:
     """None, or a function (a progress or an on-chunk callback)."""
     if value is not None and not callable(value):

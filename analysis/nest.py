@@ -76,8 +76,8 @@ from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, seat_arg,
-                     threads_count, whole)
+from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count,
+                     whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
@@ -769,7 +769,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     seat = rules.first_seat if seat is None else seat  # as analyze_hand: N, or P1 at other tables
     sampler = nest_sampler(hand, nest, rules, seat, known, constraints)
     declarer = sampler.seat
-    dealer_i = seat_arg(rules, rules.last_seat if dealer is None else dealer, "dealer")
+    dealer_i = rules.seat_index(rules.last_seat if dealer is None else dealer, "dealer")
     seed = resolve_seed(seed)
 
     cands = nest_candidates(hand, nest, rules, limit=candidates, trumps=trumps, policy=policy)

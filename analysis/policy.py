@@ -47,7 +47,7 @@ from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import IllegalActionError
 from rook_analyze.solver.rules import Rules
 
-from .inputs import as_hand, seat_arg
+from .inputs import as_hand
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ def take_nest(deal: Deal, declarer: int | str, discard: Hand | str) -> Deal:
     ``nest_to``)."""
     if not isinstance(deal, Deal):
         raise IllegalActionError(f"deal {deal!r}: expected a Deal (e.g. Deal.from_rdn(text, rules))")
-    declarer = seat_arg(deal.rules, declarer, "declarer")
+    declarer = deal.rules.seat_index(declarer, "declarer")
     discard = as_hand(discard, deal.rules, "discard")
     if len(discard) != len(deal.nest):
         raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer discards {len(deal.nest)} cards "

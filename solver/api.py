@@ -306,11 +306,11 @@ def point_unit(rules: Rules, extra: int) -> int:
 
 
 def _seat(rules: Rules, seat: str | int, what: str) -> int:
-    """``rules.seat_index``, its error naming the role (declarer, leader, dealer)."""
+    """``rules.seat_index``, its error naming the role (declarer, leader, dealer), as a DealError."""
     try:
-        return rules.seat_index(seat)
+        return rules.seat_index(seat, what)
     except RulesError as e:
-        raise DealError(f"{what} {e}") from None
+        raise DealError(str(e)) from None
 
 
 def _check_deal(deal, what: str = "deal") -> Deal:

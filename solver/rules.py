@@ -488,8 +488,15 @@ class Rules:
             return 1 if seat == declarer else 0
         return 1 if self.teams[seat] == self.teams[declarer] else 0
 
-    def seat_index(self, seat: int | str) -> int:
-        """A seat given as an index (0 is the first seat) or a name, checked."""
+    def seat_index(self, seat: int | str, role: str | None = None) -> int:
+        """A seat given as an index (0 is the first seat) or a name, checked.
+        ``role`` (``"dealer"``, ...) heads the error: ``dealer seat 9: ...``
+        names the argument at fault, where a bare ``seat 9`` would not."""
+        if role is not None:
+            try:
+                return self.seat_index(seat)
+            except RulesError as e:
+                raise RulesError(f"{role} {e}") from None
         if isinstance(seat, str):
             return self.check_seat(seat)
         if not isinstance(seat, bool) and hasattr(seat, "__index__"):
