@@ -127,14 +127,14 @@ def _in_order_on_threads(tasks: Iterable[Callable[[], T]], threads: int, ahead: 
     flag, so the searches still running give up at once rather than run
     to their end, waits for the threads, and clears the flag. Any other
     search in the process would stop too."""
-    it = iter(tasks)
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    threads = max(1, threads)
+    pool = ThreadPoolExecutor(max_workers=threads)
     pending: deque = deque()
     finished = False
     try:
-        for task in it:
+        for task in tasks:
             pending.append(pool.submit(task))
-            while len(pending) >= max(1, threads) * ahead:
+            while len(pending) >= threads * ahead:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
