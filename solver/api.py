@@ -453,10 +453,7 @@ class Solver:
         """The table made and the kernel loaded (or compiled) before the clock
         starts, so ``ms`` is the search alone: an empty position returns at once.
         On the calling thread (``_first_call_here``)."""
-        tt = self._table(pos.context + (False,))
-        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, 0, 0, pos.P, pos.side,
-                         pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, self._gen, TT_WAYS,
-                         np.zeros(1, np.int64), _stop)
+        _load_solve(pos, self._table(pos.context + (False,)), self._gen)
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
@@ -494,9 +491,7 @@ class Solver:
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
-        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
-                         pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop,
-                         out_cards, out_vals)
+        _load_card_values(pos, tt, gen)
         k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
             pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
@@ -570,14 +565,34 @@ class Solver:
         order = np.array([int(pos.enc.perm[c.index]) for c in cards], np.int64)
         stats = np.zeros(1, np.int64)
         gen = self._gen
-        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0, order, 0,
-                         pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, _stop)
+        _load_best_card(pos, tt, gen)
         i = _kernel_call(lambda: kernel.best_card_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, value - pos.nest_points, order, len(order),
             pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, _stop))
         if i == -2:  # a solver bug, not a fault of the input
             raise RuntimeError(f"no card of {[c.rdn() for c in cards]} keeps the value {value}")
         return cards[_finished(i)]
+
+
+# The first call of each kernel (``_first_call_here``), made the same way by
+# ``Solver`` and by ``_load_kernels``: empty hands, so no search, and the
+# argument types of the real calls, so the same compiled version.
+def _load_solve(pos: _Position, tt, gen: int) -> None:
+    _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
+                     pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop)
+
+
+def _load_card_values(pos: _Position, tt, gen: int) -> None:
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
+                     pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop,
+                     out, out.copy())
+
+
+def _load_best_card(pos: _Position, tt, gen: int) -> None:
+    _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
+                     np.zeros(1, np.int64), 0, pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen,
+                     TT_WAYS, np.zeros(1, np.int64), _stop)
 
 
 def _load_kernels(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
@@ -589,17 +604,11 @@ def _load_kernels(deal: Deal, trump: str, declarer: str | int, leader: str | int
     here, on the main thread, and not on the threads that then solve."""
     pos = _position(deal, trump, declarer, leader, dealer, trick)
     tt = kernel.tt_new(4)
-    stats = np.zeros(1, np.int64)
-    args = (pos.P, pos.side, pos.enc.values, pos.enc.bird_mask)
-    _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, *args, pos.unit, *tt, 1,
-                     TT_WAYS, stats, _stop)
+    _load_solve(pos, tt, 1)
     if "card_values" in uses:
-        out = np.zeros(kernel.MAXMOVES, np.int64)
-        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, *args, pos.unit,
-                         *tt, 1, TT_WAYS, stats, _stop, out, out.copy())
+        _load_card_values(pos, tt, 1)
     if "line" in uses:
-        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
-                         np.zeros(1, np.int64), 0, *args, *tt, 1, TT_WAYS, stats, _stop)
+        _load_best_card(pos, tt, 1)
 
 
 _local = threading.local()
