@@ -297,6 +297,27 @@ def test_output_the_system_refuses_is_one_line_not_a_traceback():
     assert proc.stderr == "Error: No space left on device\n", proc.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ["solve", "--rules", "hasbro,hand_size=2", "--trump", "B", "--declarer", "N",
+     "N: Y11 Y5 / E: Y12 G6 / S: Rook R5 / W: B8 B6 / nest: B12 B9 R10 R8 G14"],
+    ["hand", "Rook B14", "--rules", "hasbro,hand_size=2", "--samples", "2", "--seed", "1"],
+    ["bench", "--rules", "hasbro,hand_size=2", "--deals", "1"],
+])
+def test_memory_the_system_refuses_is_one_line_not_a_traceback(monkeypatch, args):
+    # a solver table the system will not give (ROOK_ANALYZE_TT_BITS=31, the documented
+    # top, asks 249 GB a thread; --workers 16 under a 4 GB limit): one line, status 1
+    from rook_analyze.solver import api
+
+    def take(bits):
+        raise MemoryError("Allocation failed (probably too large).")
+
+    monkeypatch.setattr(api._tables, "take", take)
+    result = run(*args)
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: out of memory") and "ROOK_ANALYZE_TT_BITS" in result.stderr
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [["--version"], ["--help"], [], ["deal", "--help"]])
 def test_version_and_help_on_a_full_disk_are_one_line(args):
