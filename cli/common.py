@@ -83,7 +83,7 @@ class RookGroup(click.Group):
         except OSError as e:
             raise _refused(e) from None
         except MemoryError:  # memory the system will not give: status 1, as a refused write
-            raise click.ClickException(_memory_text()) from None
+            raise click.ClickException(_memory_text(ctx.invoked_subcommand)) from None
         except KeyboardInterrupt:
             # Ctrl-C: the searches have stopped (rook_analyze.solver.api); one
             # line and the shell's status for an interrupt, 128 + SIGINT
@@ -101,8 +101,10 @@ def _refused(e: OSError) -> OSError | click.ClickException:
     return click.ClickException(_os_error_text(e))
 
 
-def _memory_text() -> str:
-    """Out of memory: what takes it is the solver's table, one a thread."""
+def _memory_text(command: str | None) -> str:
+    """Out of memory; in a command that solves, what takes it is the solver's table, one a thread."""
+    if command in ("deal", "report"):
+        return "out of memory"
     from rook_analyze.solver import kernel
     from rook_analyze.solver.api import table_bits
 

@@ -318,6 +318,17 @@ def test_memory_the_system_refuses_is_one_line_not_a_traceback(monkeypatch, args
     assert result.stderr.startswith("Error: out of memory") and "ROOK_ANALYZE_TT_BITS" in result.stderr
 
 
+def test_memory_a_report_cannot_get_is_one_line_without_the_solver_hint(monkeypatch, tmp_path):
+    from rook_analyze.analysis import report
+
+    def build_report(*args, **kw):
+        raise MemoryError
+
+    monkeypatch.setattr(report, "build_report", build_report)
+    result = run("report", str(tmp_path))
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "Error: out of memory\n"), result.exception
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("args", [["--version"], ["--help"], [], ["deal", "--help"]])
 def test_version_and_help_on_a_full_disk_are_one_line(args):
