@@ -364,7 +364,9 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
                 timed_out = True
                 break
             rate = done / elapsed if done > 0 and elapsed > 0 else 0.0
-            k = min(k, max(least, int(rate * (time_limit - elapsed) * TIME_SHARE)))
+            # capped before int(): a limit no run reaches (inf, 1e308 s) fits the whole round
+            fits = rate * (time_limit - elapsed) * TIME_SHARE if rate > 0 else 0.0
+            k = min(k, max(least, int(min(fits, k))))
             if precision is not None:
                 k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit
         _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res)

@@ -155,7 +155,11 @@ class Plan:
         if doc["schema_version"] != SCHEMA_VERSION:
             raise SimulationError(f"{where}: schema_version {doc['schema_version']!r}: this rook-analyze reads "
                                   f"datasets of schema_version {SCHEMA_VERSION}")
-        return cls(**{key: doc[key] for key in fields_})
+        try:  # values of the right type that make no plan: named with the file, as above
+            Rules.from_spec(doc["rules"])
+            return cls(**{key: doc[key] for key in fields_})
+        except RookError as e:
+            raise SimulationError(f"{where}: {e}") from None
 
 
 def _check_plan(plan: Any) -> None:

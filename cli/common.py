@@ -82,6 +82,8 @@ class RookGroup(click.Group):
             raise BadInput(_cli_text(e)) from None
         except OSError as e:
             raise _refused(e) from None
+        except MemoryError:  # memory the system will not give: status 1, as a refused write
+            raise click.ClickException(_memory_text(ctx.invoked_subcommand)) from None
         except KeyboardInterrupt:
             # Ctrl-C: the searches have stopped (rook_analyze.solver.api); one
             # line and the shell's status for an interrupt, 128 + SIGINT
@@ -97,6 +99,22 @@ def _refused(e: OSError) -> OSError | click.ClickException:
         return e
     _drop_pending_output()
     return click.ClickException(_os_error_text(e))
+
+
+def _memory_text(command: str | None) -> str:
+    """Out of memory; in a command that solves, what takes it is the solver's table, one a thread."""
+    if command in ("deal", "report"):
+        return "out of memory"
+    from rook_analyze.solver import kernel
+    from rook_analyze.solver.api import table_bits
+
+    try:
+        bits = table_bits(None)
+        size = f" of 2^{bits} entries ({2 ** bits * kernel.entry_bytes() / 1e6:,.0f} MB)"
+    except RookError:  # a bad ROOK_ANALYZE_TT_BITS is reported before any table is made
+        size = ""
+    return (f"out of memory: each solver thread keeps a table{size}; use fewer --workers "
+            "or a smaller ROOK_ANALYZE_TT_BITS")
 
 
 def _cli_text(e: RookError) -> str:

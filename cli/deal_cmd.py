@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import click
 
 from rook_analyze.cli.common import checked, constraint_option, emit, known_option, output_format, rules_option
@@ -45,9 +47,11 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
         sampler = checked(lambda: DealSampler(rules, known=list(known), constraints=parsed))
         fresh = seed is None
         seed = resolve_seed(seed)
-        deals = checked(lambda: sampler.deals(count, seed))
-        if fresh:  # after the dealing: constraints it could not meet say so without a seed first
+        first = checked(sampler.deal, 0, seed)
+        if fresh:  # after the first deal: constraints it could not meet say so without a seed first
             click.echo(f"seed {seed}", err=True)
+        # the rest one at a time, printed as dealt (as random_deals gives them), not held in memory
+        deals = itertools.chain([first], (checked(sampler.deal, i, seed) for i in range(1, count)))
     else:
         deals = random_deals(rules, count, seed)
     if fmt == "rdn":

@@ -141,6 +141,28 @@ def test_deal_with_known_cards_and_constraints():
     assert run(*args, "--seed", seed).stdout == fresh.stdout
 
 
+def test_deal_with_known_cards_prints_each_deal_as_it_is_dealt(monkeypatch):
+    # as plain deals do: a huge --count is not held in memory before the first line
+    # (200,000 deals took 12 s and 170 MB before any output), and a Ctrl-C keeps
+    # the deals dealt so far
+    from rook_analyze.analysis.sampling import DealSampler
+
+    first = [d.rdn() for d in DealSampler(PRESETS["hasbro"], known=["N:Rook"]).deals(2, 2)]
+    real = DealSampler.deal
+    calls = []
+
+    def deal(self, index, seed):
+        calls.append(index)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, index, seed)
+
+    monkeypatch.setattr(DealSampler, "deal", deal)
+    r = run("deal", "--rules", "hasbro", "--count", "1000000000", "--seed", "2", "--known", "N:Rook")
+    assert r.exit_code == 130 and r.stderr == "interrupted\n", (r.output, r.exception)
+    assert r.stdout.splitlines() == first
+
+
 @pytest.mark.parametrize("extra, words", [
     (["-c", "E:rook=1", "-c", "W:rook=1"], ["contradictory constraints", "'E:rook=1'"]),
     (["-c", "E:rook=1", "-c", "E:counters<20"], ["no deal in 200,000 tries"]),
@@ -273,6 +295,38 @@ def test_output_the_system_refuses_is_one_line_not_a_traceback():
                               stdin=subprocess.DEVNULL, timeout=120)
     assert proc.returncode == 1
     assert proc.stderr == "Error: No space left on device\n", proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--rules", "hasbro,hand_size=2", "--trump", "B", "--declarer", "N",
+     "N: Y11 Y5 / E: Y12 G6 / S: Rook R5 / W: B8 B6 / nest: B12 B9 R10 R8 G14"],
+    ["hand", "Rook B14", "--rules", "hasbro,hand_size=2", "--samples", "2", "--seed", "1"],
+    ["bench", "--rules", "hasbro,hand_size=2", "--deals", "1"],
+])
+def test_memory_the_system_refuses_is_one_line_not_a_traceback(monkeypatch, args):
+    # a solver table the system will not give (ROOK_ANALYZE_TT_BITS=31, the documented
+    # top, asks 249 GB a thread; --workers 16 under a 4 GB limit): one line, status 1
+    from rook_analyze.solver import api
+
+    def take(bits):
+        raise MemoryError("Allocation failed (probably too large).")
+
+    monkeypatch.setattr(api._tables, "take", take)
+    result = run(*args)
+    assert result.exit_code == 1, (result.output, result.exception)
+    assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("Error: out of memory") and "ROOK_ANALYZE_TT_BITS" in result.stderr
+
+
+def test_memory_a_report_cannot_get_is_one_line_without_the_solver_hint(monkeypatch, tmp_path):
+    from rook_analyze.analysis import report
+
+    def build_report(*args, **kw):
+        raise MemoryError
+
+    monkeypatch.setattr(report, "build_report", build_report)
+    result = run("report", str(tmp_path))
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", "Error: out of memory\n"), result.exception
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")

@@ -238,6 +238,29 @@ def test_cli_time_limit(monkeypatch):
                                                  "repeats this report")
 
 
+@pytest.mark.parametrize("limit", ["inf", "1e308"])
+def test_cli_time_limit_past_any_run_solves_every_sample(monkeypatch, limit):
+    # a round's size from the rate: 0 x inf (no rate yet) is NaN, and 100 samples a
+    # second x 1e308 s overflows; neither may escape as a traceback: the --samples
+    # cap stops the run, as under any limit the run does not reach
+    from rook_analyze.analysis import hand as hand_mod
+
+    clock = _FakeClock()
+    real_round = hand_mod._run_round
+
+    def timed_round(sampler, seed, start, count, *args):
+        real_round(sampler, seed, start, count, *args)
+        clock.now += 0.01 * count
+
+    monkeypatch.setattr(hand_mod, "time", clock)
+    monkeypatch.setattr(hand_mod, "_run_round", timed_round)
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "3", "--seed", "4", "--workers", "1",
+            "--time-limit", limit, "--format", "json")
+    assert r.exit_code == 0, (r.output, r.exception)
+    doc = json.loads(r.stdout)
+    assert (doc["samples"], doc["timed_out"]) == (3, False)
+
+
 def test_cli_csv_says_on_standard_error_when_precision_stopped_it():
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--precision", "50",
             "--format", "csv")

@@ -411,6 +411,26 @@ def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
         assert r.exit_code == 2 and words in r.stderr and r.stderr.count("\n") == 1, r.output
 
 
+def test_report_names_the_plan_file_whose_values_make_no_plan(tmp_path):
+    # values of the right type that make no plan: the message names the file they
+    # came from, as for a field of the wrong type ('report DIR' took no --rules)
+    src = tmp_path / "run"
+    two_chunk_dataset(src, 4)
+    for name, old, new, words in (("rules", '"hasbro,hand_size=4"', '"nope"', "unknown rules preset 'nope'"),
+                                  ("deals", '"deals": 4', '"deals": -1', "deals=-1"),
+                                  ("chunk", '"chunk_size": 2', '"chunk_size": 0', "chunk_size=0")):
+        where = tmp_path / name
+        shutil.copytree(src, where)
+        meta = where / META_FILE
+        assert old in meta.read_text()
+        meta.write_text(meta.read_text().replace(old, new))
+        with pytest.raises(SimulationError, match=re.escape(f"{meta}: ")):
+            load_plan(where)
+        r = run_cli("report", str(where))
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+        assert r.stderr.startswith(f"Error: {meta}: ") and words in r.stderr, r.stderr
+
+
 def test_cli_out_must_name_a_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for blank in ("", "   "):
