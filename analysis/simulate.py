@@ -567,6 +567,14 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
 
 
 # ------------------------------------------------------------------ progress
+def _hours(seconds: float) -> str:
+    """``H:MM:SS`` with the hours unbounded (``27:46:40``), as tqdm's bar writes
+    a time: a long run's time left is days, which a clock time (``%H``) wraps."""
+    minutes, sec = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours:02d}:{minutes:02d}:{sec:02d}"
+
+
 class _Progress:
     """Deals done: whole chunks written plus what running chunks report.
 
@@ -622,7 +630,7 @@ class _Progress:
         dt = max(time.monotonic() - self.t0, 1e-9)
         rate = (n - self.start_written) / dt
         left = (self.total - n) / rate if rate > 0 else float("nan")
-        left_text = time.strftime("%H:%M:%S", time.gmtime(left)) if np.isfinite(left) else "?"
+        left_text = _hours(left) if np.isfinite(left) else "?"
         return f"simulate: {n}/{self.total} deals, {rate:.1f} deals/s, {left_text} left"
 
     def close(self) -> None:

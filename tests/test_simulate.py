@@ -433,6 +433,18 @@ def test_status_lines_when_standard_error_is_not_a_terminal(capsys):
     assert all("deals/s" in x and "left" in x for x in lines)
 
 
+def test_a_status_line_gives_a_time_left_of_more_than_a_day_in_hours(monkeypatch):
+    # a long run (a day at 1 deal/s) left 99,900 s: 27 h 45 min, not the clock time 03:45:00
+    from rook_analyze.analysis import simulate as simulate_module
+
+    clock = [1000.0]
+    monkeypatch.setattr(simulate_module.time, "monotonic", lambda: clock[0])
+    p = simulate_module._Progress(100_000, 0, False)
+    clock[0] += 100.0
+    assert p.line(100).endswith(", 27:45:00 left")
+    assert p.line(0).endswith(", ? left")
+
+
 # ---------------------------------------------------------- real clusters
 def _dask(*args: str, log: Path) -> subprocess.Popen:
     """A ``dask`` command of this environment, in its own process group (killed as a whole)."""
