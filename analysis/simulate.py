@@ -682,6 +682,37 @@ def check_scheduler_address(address: str) -> None:
                               "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
 
 
+def _check_scheduler_answers(address: str, timeout: float) -> None:
+    """Raise ``SimulationError`` unless a tcp address completes Dask's
+    handshake within ``timeout`` seconds.
+
+    Dask's ``connect`` bounds the TCP connect but not the handshake after it:
+    a service on that port that accepts and stays quiet held ``Client(...)``
+    for ever, and one that answers something else (a web server's 400) raised
+    a MemoryError, its reply read as a frame length. tls:// and ws:// take
+    security settings that only the Client looks up: they are left to it."""
+    import asyncio
+
+    from distributed.comm import connect, parse_address
+
+    if parse_address(address)[0] != "tcp":
+        return
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own, whatever the caller runs
+            pool.submit(asyncio.run, probe()).result()
+    except Exception as e:
+        if isinstance(e, (OSError, asyncio.TimeoutError)):  # refused, or no answer in time
+            why = str(e) or f"no answer within {timeout:g} s"
+        else:  # an answer that is not Dask's (a MemoryError, its first bytes read as a frame length)
+            why = f"what answers does not speak Dask's protocol: {type(e).__name__}"
+        raise SimulationError(f"scheduler {address!r}: no Dask scheduler answers there ({why})") from None
+
+
 def _undo_output(out: Path, existed: bool) -> None:
     """Take back what ``prepare_output`` made for a run that never started."""
     try:
@@ -833,12 +864,15 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         if client is None:
             if scheduler is not None:
                 try:
+                    _check_scheduler_answers(scheduler, connect_timeout)
                     own_client = client = Client(scheduler, timeout=connect_timeout)
-                except (OSError, TimeoutError, ValueError) as e:
+                except Exception as e:  # (a tls:// address without Dask's TLS settings is a TypeError)
                     if not had_meta:  # nothing was computed: leave the output folder as it was
                         _undo_output(out_path, existed)
+                    if isinstance(e, SimulationError):
+                        raise
                     raise SimulationError(f"scheduler {scheduler!r}: no Dask scheduler answers there "
-                                          f"({e})") from None
+                                          f"({str(e) or type(e).__name__})") from None
             else:
                 warm_solver(rules)
                 own_cluster = _local_cluster(workers or os.cpu_count() or 1)

@@ -320,6 +320,60 @@ def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
     assert not out.exists()
 
 
+@pytest.fixture
+def not_a_scheduler():
+    """Two services on loopback that are not Dask schedulers: ``quiet`` takes
+    connections and says nothing, ``web`` answers every one with an HTTP 400."""
+    import socket
+    import threading
+
+    quiet = socket.create_server(("127.0.0.1", 0))  # listening: the kernel takes the connections
+    web = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = web.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        yield {name: f"tcp://127.0.0.1:{s.getsockname()[1]}" for name, s in (("quiet", quiet), ("web", web))}
+    finally:
+        quiet.close()
+        web.close()
+
+
+def test_a_service_that_is_not_a_scheduler_is_one_line_within_the_timeout(tmp_path, not_a_scheduler):
+    # one that answers something else: it was a MemoryError traceback (its reply read as a frame length)
+    out = tmp_path / "web"
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler",
+                not_a_scheduler["web"], "--connect-timeout", "5")
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.stderr.startswith(f"Error: scheduler {not_a_scheduler['web']!r}: no Dask scheduler answers there")
+    assert r.stderr.count("\n") == 1 and not out.exists()
+    # a tls:// address without Dask's TLS settings: it was a TypeError traceback
+    tls = not_a_scheduler["web"].replace("tcp://", "tls://")
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler", tls,
+                "--connect-timeout", "5")
+    assert r.exit_code == 2 and r.stderr.startswith(f"Error: scheduler {tls!r}: no Dask scheduler answers there (")
+    assert "TLS" in r.stderr and r.stderr.count("\n") == 1 and not out.exists()
+    # one that takes the connection and stays quiet: it held the command for ever (in its own
+    # process here, so that the old hang fails the test instead of holding the suite)
+    out = tmp_path / "quiet"
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", TINY, "--deals", "4",
+                          "--out", str(out), "--scheduler", not_a_scheduler["quiet"], "--connect-timeout", "2"],
+                         capture_output=True, text=True, timeout=60)
+    assert time.perf_counter() - t0 < 40
+    assert res.returncode == 2 and res.stderr == (f"Error: scheduler {not_a_scheduler['quiet']!r}: no Dask "
+                                                  "scheduler answers there (no answer within 2 s)\n")
+    assert not out.exists()
+
+
 def two_chunk_dataset(out: Path, deals: int):
     """A dataset of two chunks written in this process, and its plan."""
     plan = make_plan(TINY, deals, seed=3, chunk_size=deals // 2)
