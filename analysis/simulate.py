@@ -24,6 +24,7 @@ workers need rook-analyze installed but no shared disk."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import logging
 import os
@@ -64,6 +65,7 @@ PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
 TASK_RETRIES = 2
+SUBMIT_WINDOW = 1000      # chunks submitted ahead of the parts written (at least 4 a worker thread)
 READ_THREADS = 4          # threads reading parts (read_dataset)
 
 
@@ -851,10 +853,11 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         done = prepare_output(out_path, plan, resume)
     except OSError as e:  # a name too long, a file in the path, no permission
         raise SimulationError(f"output folder {str(out)!r}: {e.strerror or e}") from None
-    todo = [i for i in range(plan.chunks) if i not in done]
+    # lazily: a plan may have up to 2**31 chunks, more than a list of them fits in memory
+    todo = (i for i in range(plan.chunks) if i not in done)
     done_deals = sum(plan.chunk_span(i)[1] for i in done)
     t0 = time.perf_counter()
-    if not todo:
+    if len(done) == plan.chunks:
         return SimulationSummary(str(out_path), plan, len(done), 0, 0, 0.0, 0, {})
 
     from distributed import Client, as_completed
@@ -899,19 +902,34 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         except Exception:
             pass
         plan_json = plan.to_json()
-        futures = [client.submit(_task, plan_json, i, token, key=f"rook-simulate-{token}-{i:06d}",
-                                 pure=False, retries=TASK_RETRIES, priority=-i) for i in todo]
+
+        def submit(index: int) -> Any:
+            fut = client.submit(_task, plan_json, index, token, key=f"rook-simulate-{token}-{index:06d}",
+                                pure=False, retries=TASK_RETRIES, priority=-index)
+            live[fut.key] = fut
+            return fut
+
+        # a window of chunks in flight, topped up as parts are written: with every chunk submitted
+        # at once, a plan of 100,000s of chunks wrote no part until all were queued (minutes, the
+        # scheduler's memory), and a loaded machine lost its scheduler connection first
+        live: dict[str, Any] = {}
+        window = max(SUBMIT_WINDOW, 4 * sum(client.nthreads().values()))
+        # this client's loop: as_completed would otherwise take the default client's,
+        # which differs when the caller has another Client open
+        queue = as_completed([submit(i) for i in itertools.islice(todo, window)], loop=client.loop)
         by_worker: dict[str, int] = {}
         computed = 0
         deals_computed = 0
         try:
-            # this client's loop: as_completed would otherwise take the default client's,
-            # which differs when the caller has another Client open
-            for fut in as_completed(futures, loop=client.loop):
+            for fut in queue:
                 index, payload, address, _ = fut.result()
                 table = pa.ipc.open_stream(payload).read_all()
                 write_part(out_path, index, table)
+                del live[fut.key]
                 fut.release()
+                following = next(todo, None)
+                if following is not None:
+                    queue.add(submit(following))
                 by_worker[address] = by_worker.get(address, 0) + 1
                 computed += 1
                 n = plan.chunk_span(index)[1]
@@ -930,7 +948,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                     client.unsubscribe_topic(PROGRESS_TOPIC)
                 except Exception:
                     pass
-            for fut in futures:
+            for fut in live.values():
                 if not fut.done():
                     fut.cancel()
         return SimulationSummary(str(out_path), plan, len(done), computed, deals_computed,

@@ -593,6 +593,36 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, reference, tmp_path):
     _same_dataset(out, reference)
 
 
+def test_chunks_are_submitted_in_a_window_topped_up_as_parts_are_written(cluster, tmp_path, monkeypatch):
+    # a plan of 200,000 chunks submitted at once wrote no part in minutes and lost its
+    # scheduler connection; a window keeps parts coming from the first chunks on
+    from distributed import Client
+
+    import rook_analyze.analysis.simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "SUBMIT_WINDOW", 1)   # the window: 4 a worker thread, 8 here
+    address, _ = cluster
+    out = tmp_path / "run"
+    submitted, ahead = [], []
+    with Client(address, timeout="30s") as spy:
+        real_submit = spy.submit
+
+        def counting_submit(*args, **kwargs):
+            submitted.append(args[2])  # _task, plan, index, ...
+            return real_submit(*args, **kwargs)
+
+        monkeypatch.setattr(spy, "submit", counting_submit)
+
+        def on_chunk(index: int, worker: str) -> None:
+            ahead.append(len(submitted) - len(finished_chunks(out)))
+
+        summary = simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, client=spy, chunk_size=1,
+                           progress=False, on_chunk=on_chunk)
+    assert summary.chunks_computed == CLUSTER_DEALS and sorted(submitted) == list(range(CLUSTER_DEALS))
+    assert max(ahead) <= 8  # never more than the window in flight
+    assert read_dataset(out)["deal_id"].nunique() == CLUSTER_DEALS
+
+
 def test_a_dropped_ctrl_c_stops_the_run_at_the_next_chunk(cluster, tmp_path):
     # the command line's SIGINT handler sets the stop flag before it raises;
     # when Python drops the KeyboardInterrupt (in a weakref callback), the
