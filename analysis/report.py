@@ -25,8 +25,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.analysis.features import color_ranks
-from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
-                                            read_dataset)
+from rook_analyze.analysis.simulate import META_FILE, SimulationError, load_plan, read_dataset
 from rook_analyze.solver.cards import COLORS
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
@@ -519,8 +518,8 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     predicted = count.predict(frame) if count is not None else None
     bids = _bids(rules, frame, col)
     deals = int(frame["deal_id"].nunique())
-    done = finished_chunks(out)
-    complete = all(i in done for i in range(plan.chunks))
+    # the deals read, not the parts there now: a run in progress may have written more since
+    complete = deals == plan.deals
     min_bid = rules.min_bid if rules.has_auction else None
     step = count_step(rules)
     return Report(

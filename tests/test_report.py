@@ -295,6 +295,30 @@ def test_incomplete_dataset_is_reported_as_such(tmp_path):
     assert r.exit_code == 0 and "INCOMPLETE" in r.stdout
 
 
+def test_a_part_written_while_the_report_reads_does_not_make_it_complete(tmp_path, monkeypatch):
+    # a report on a run in progress: the last part lands after the report has read the others
+    import rook_analyze.analysis.report as report_module
+    from rook_analyze.cli.report_cmd import render_table
+
+    out = tmp_path / "run"
+    plan = make_plan(RULES, 8, seed=2, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    last = simulate_chunk(plan, 1)
+    read = report_module.load_frame
+
+    def read_then_the_run_writes(where):
+        frame = read(where)
+        write_part(out, 1, last)
+        return frame
+
+    monkeypatch.setattr(report_module, "load_frame", read_then_the_run_writes)
+    rep = build_report(out)
+    assert rep.deals == 4 and rep.rows == 16 and not rep.complete  # it was "complete" on half the deals
+    assert "INCOMPLETE: 4 of 8 deals" in render_table(rep)
+    assert build_report(out).complete  # read again: all of it
+
+
 def test_cli_bad_input(tmp_path, dataset):
     r = run_cli("report", str(tmp_path / "missing"))
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
