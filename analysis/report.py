@@ -586,7 +586,7 @@ def plot_report(report: Report):
     left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
     left.grid(alpha=0.3)
     left.legend(title="hand count (see formula below)" if report.count is not None else None, fontsize=8,
-                title_fontsize=8, loc="upper right")
+                title_fontsize=8, loc="best")
 
     by_count = report.make_by_count
     width = report.count_step
@@ -617,7 +617,7 @@ def plot_report(report: Report):
     right.set_ylim(-2, 102)
     right.grid(alpha=0.3)
     if not by_count.empty:
-        right.legend(fontsize=8, loc="upper left")
+        right.legend(fontsize=8, loc="best")
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
