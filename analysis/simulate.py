@@ -367,7 +367,8 @@ def finished_chunks(out: str | os.PathLike) -> set[int]:
     found = set()
     for entry in os.scandir(out):
         m = PART_RE.match(entry.name)
-        if m and entry.is_file():
+        # only the name simulate writes: part-0000005.parquet is not chunk 5's part-000005.parquet
+        if m and entry.is_file() and entry.name == part_path(out, int(m.group(1))).name:
             found.add(int(m.group(1)))
     return found
 
@@ -462,6 +463,11 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
                 os.unlink(entry.path)
             except OSError:
                 pass
+        m = PART_RE.match(entry.name)
+        if m and entry.name != part_path(out, int(m.group(1))).name:
+            # a part under a name simulate does not write (part-0000005.parquet): no chunk's part,
+            # but pandas.read_parquet(DIR) would read it, so it goes aside as a damaged part does
+            os.replace(entry.path, out / f".{entry.name}.damaged")
     done = finished_chunks(out)
     extra = sorted(i for i in done if i >= plan.chunks)
     if extra:

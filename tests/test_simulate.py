@@ -397,6 +397,20 @@ def test_a_part_of_another_chunk_is_caught_by_its_footer(tmp_path):
     assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
 
 
+def test_a_part_under_another_name_than_simulate_writes_is_not_a_finished_chunk(tmp_path):
+    # part-0000001.parquet (seven digits) matched the part pattern as chunk 1, whose file
+    # part-000001.parquet is not there: the report said to resume, and the resume failed on
+    # "output folder ...: No such file or directory"
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    (out / "part-000001.parquet").rename(out / "part-0000001.parquet")
+    assert finished_chunks(out) == {0}
+    assert read_dataset(out)["deal_id"].nunique() == 4
+    # resume sets it aside as a damaged part (pandas.read_parquet(DIR) would read it too) and computes chunk 1
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not (out / "part-0000001.parquet").exists() and (out / ".part-0000001.parquet.damaged").exists()
+
+
 def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):
     out = tmp_path / "run"
     plan = two_chunk_dataset(out, 8)
