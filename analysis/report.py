@@ -25,8 +25,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.analysis.features import color_ranks
-from rook_analyze.analysis.simulate import (META_FILE, SimulationError, finished_chunks, load_plan,
-                                            read_dataset)
+from rook_analyze.analysis.simulate import META_FILE, SimulationError, load_plan, read_dataset
 from rook_analyze.solver.cards import COLORS
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
@@ -519,8 +518,8 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     predicted = count.predict(frame) if count is not None else None
     bids = _bids(rules, frame, col)
     deals = int(frame["deal_id"].nunique())
-    done = finished_chunks(out)
-    complete = all(i in done for i in range(plan.chunks))
+    # the deals read, not the parts there now: a run in progress may have written more since
+    complete = deals == plan.deals
     min_bid = rules.min_bid if rules.has_auction else None
     step = count_step(rules)
     return Report(
@@ -587,7 +586,7 @@ def plot_report(report: Report):
     left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
     left.grid(alpha=0.3)
     left.legend(title="hand count (see formula below)" if report.count is not None else None, fontsize=8,
-                title_fontsize=8, loc="upper right")
+                title_fontsize=8, loc="best")
 
     by_count = report.make_by_count
     width = report.count_step
@@ -618,7 +617,7 @@ def plot_report(report: Report):
     right.set_ylim(-2, 102)
     right.grid(alpha=0.3)
     if not by_count.empty:
-        right.legend(fontsize=8, loc="upper left")
+        right.legend(fontsize=8, loc="best")
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"

@@ -24,6 +24,7 @@ workers need rook-analyze installed but no shared disk."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import logging
 import os
@@ -64,6 +65,7 @@ PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
 TASK_RETRIES = 2
+SUBMIT_WINDOW = 1000      # chunks submitted ahead of the parts written (at least 4 a worker thread)
 READ_THREADS = 4          # threads reading parts (read_dataset)
 
 
@@ -369,7 +371,8 @@ def finished_chunks(out: str | os.PathLike) -> set[int]:
     found = set()
     for entry in os.scandir(out):
         m = PART_RE.match(entry.name)
-        if m and entry.is_file():
+        # only the name simulate writes: part-0000005.parquet is not chunk 5's part-000005.parquet
+        if m and entry.is_file() and entry.name == part_path(out, int(m.group(1))).name:
             found.add(int(m.group(1)))
     return found
 
@@ -464,6 +467,11 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
                 os.unlink(entry.path)
             except OSError:
                 pass
+        m = PART_RE.match(entry.name)
+        if m and entry.name != part_path(out, int(m.group(1))).name:
+            # a part under a name simulate does not write (part-0000005.parquet): no chunk's part,
+            # but pandas.read_parquet(DIR) would read it, so it goes aside as a damaged part does
+            os.replace(entry.path, out / f".{entry.name}.damaged")
     done = finished_chunks(out)
     extra = sorted(i for i in done if i >= plan.chunks)
     if extra:
@@ -571,6 +579,14 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
 
 
 # ------------------------------------------------------------------ progress
+def _hours(seconds: float) -> str:
+    """``H:MM:SS`` with the hours unbounded (``27:46:40``), as tqdm's bar writes
+    a time: a long run's time left is days, which a clock time (``%H``) wraps."""
+    minutes, sec = divmod(int(round(seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours:02d}:{minutes:02d}:{sec:02d}"
+
+
 class _Progress:
     """Deals done: whole chunks written plus what running chunks report.
 
@@ -626,7 +642,7 @@ class _Progress:
         dt = max(time.monotonic() - self.t0, 1e-9)
         rate = (n - self.start_written) / dt
         left = (self.total - n) / rate if rate > 0 else float("nan")
-        left_text = time.strftime("%H:%M:%S", time.gmtime(left)) if np.isfinite(left) else "?"
+        left_text = _hours(left) if np.isfinite(left) else "?"
         return f"simulate: {n}/{self.total} deals, {rate:.1f} deals/s, {left_text} left"
 
     def close(self) -> None:
@@ -676,6 +692,37 @@ def check_scheduler_address(address: str) -> None:
         why = "the port is not a number" if "invalid literal" in str(e) else str(e)
         raise SimulationError(f"scheduler {address!r}: not a scheduler address ({why}); give HOST:PORT or "
                               "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
+
+
+def _check_scheduler_answers(address: str, timeout: float) -> None:
+    """Raise ``SimulationError`` unless a tcp address completes Dask's
+    handshake within ``timeout`` seconds.
+
+    Dask's ``connect`` bounds the TCP connect but not the handshake after it:
+    a service on that port that accepts and stays quiet held ``Client(...)``
+    for ever, and one that answers something else (a web server's 400) raised
+    a MemoryError, its reply read as a frame length. tls:// and ws:// take
+    security settings that only the Client looks up: they are left to it."""
+    import asyncio
+
+    from distributed.comm import connect, parse_address
+
+    if parse_address(address)[0] != "tcp":
+        return
+
+    async def probe() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own, whatever the caller runs
+            pool.submit(asyncio.run, probe()).result()
+    except Exception as e:
+        if isinstance(e, (OSError, asyncio.TimeoutError)):  # refused, or no answer in time
+            why = str(e) or f"no answer within {timeout:g} s"
+        else:  # an answer that is not Dask's (a MemoryError, its first bytes read as a frame length)
+            why = f"what answers does not speak Dask's protocol: {type(e).__name__}"
+        raise SimulationError(f"scheduler {address!r}: no Dask scheduler answers there ({why})") from None
 
 
 def _undo_output(out: Path, existed: bool) -> None:
@@ -816,10 +863,11 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         done = prepare_output(out_path, plan, resume)
     except OSError as e:  # a name too long, a file in the path, no permission
         raise SimulationError(f"output folder {str(out)!r}: {e.strerror or e}") from None
-    todo = [i for i in range(plan.chunks) if i not in done]
+    # lazily: a plan may have up to 2**31 chunks, more than a list of them fits in memory
+    todo = (i for i in range(plan.chunks) if i not in done)
     done_deals = sum(plan.chunk_span(i)[1] for i in done)
     t0 = time.perf_counter()
-    if not todo:
+    if len(done) == plan.chunks:
         return SimulationSummary(str(out_path), plan, len(done), 0, 0, 0.0, 0, {})
 
     from distributed import Client, as_completed
@@ -829,12 +877,15 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         if client is None:
             if scheduler is not None:
                 try:
+                    _check_scheduler_answers(scheduler, connect_timeout)
                     own_client = client = Client(scheduler, timeout=connect_timeout)
-                except (OSError, TimeoutError, ValueError) as e:
+                except Exception as e:  # (a tls:// address without Dask's TLS settings is a TypeError)
                     if not had_meta:  # nothing was computed: leave the output folder as it was
                         _undo_output(out_path, existed)
+                    if isinstance(e, SimulationError):
+                        raise
                     raise SimulationError(f"scheduler {scheduler!r}: no Dask scheduler answers there "
-                                          f"({e})") from None
+                                          f"({str(e) or type(e).__name__})") from None
             else:
                 warm_solver(rules)
                 own_cluster = _local_cluster(workers or os.cpu_count() or 1)
@@ -861,19 +912,34 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         except Exception:
             pass
         plan_json = plan.to_json()
-        futures = [client.submit(_task, plan_json, i, token, key=f"rook-simulate-{token}-{i:06d}",
-                                 pure=False, retries=TASK_RETRIES, priority=-i) for i in todo]
+
+        def submit(index: int) -> Any:
+            fut = client.submit(_task, plan_json, index, token, key=f"rook-simulate-{token}-{index:06d}",
+                                pure=False, retries=TASK_RETRIES, priority=-index)
+            live[fut.key] = fut
+            return fut
+
+        # a window of chunks in flight, topped up as parts are written: with every chunk submitted
+        # at once, a plan of 100,000s of chunks wrote no part until all were queued (minutes, the
+        # scheduler's memory), and a loaded machine lost its scheduler connection first
+        live: dict[str, Any] = {}
+        window = max(SUBMIT_WINDOW, 4 * sum(client.nthreads().values()))
+        # this client's loop: as_completed would otherwise take the default client's,
+        # which differs when the caller has another Client open
+        queue = as_completed([submit(i) for i in itertools.islice(todo, window)], loop=client.loop)
         by_worker: dict[str, int] = {}
         computed = 0
         deals_computed = 0
         try:
-            # this client's loop: as_completed would otherwise take the default client's,
-            # which differs when the caller has another Client open
-            for fut in as_completed(futures, loop=client.loop):
+            for fut in queue:
                 index, payload, address, _ = fut.result()
                 table = pa.ipc.open_stream(payload).read_all()
                 write_part(out_path, index, table)
+                del live[fut.key]
                 fut.release()
+                following = next(todo, None)
+                if following is not None:
+                    queue.add(submit(following))
                 by_worker[address] = by_worker.get(address, 0) + 1
                 computed += 1
                 n = plan.chunk_span(index)[1]
@@ -892,7 +958,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                     client.unsubscribe_topic(PROGRESS_TOPIC)
                 except Exception:
                     pass
-            for fut in futures:
+            for fut in live.values():
                 if not fut.done():
                     fut.cancel()
         return SimulationSummary(str(out_path), plan, len(done), computed, deals_computed,

@@ -284,6 +284,30 @@ def test_plot_reads_without_explanation(dataset, tmp_path):
         json.loads(r.stdout)  # the plot notice goes to standard error
 
 
+def test_the_legends_leave_the_curves_in_sight(dataset):
+    # a game whose hands mostly make their bids (dixie40, bridge): curves along the top of
+    # both panels, where legends pinned to the upper corners hid them
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    rep = build_report(dataset)
+    high = rep.bid_success.copy()
+    for k, b in enumerate(rep.bids):
+        high[f"make_{b}"] = 1.0 - 0.2 * k / len(rep.bids) - 0.02 * np.arange(len(high))
+    by_count = rep.make_by_count.copy()
+    for b in rep.bids:
+        by_count[f"make_{b}"] = 0.9 + 0.1 * np.linspace(0, 1, len(by_count))
+    fig = plot_report(dataclasses.replace(rep, bid_success=high, make_by_count=by_count))
+    FigureCanvasAgg(fig).draw()
+    for ax in fig.get_axes():
+        box = ax.get_legend().get_window_extent()
+        for line in ax.get_lines():
+            if line.get_label().startswith("_"):  # the even-chance line: no data
+                continue
+            xy = line.get_transform().transform(line.get_xydata())
+            hidden = [tuple(p) for p in line.get_xydata()[[box.contains(x, y) for x, y in xy]]]
+            assert not hidden, (ax.get_title(), line.get_label(), hidden)
+
+
 def test_incomplete_dataset_is_reported_as_such(tmp_path):
     out = tmp_path / "run"
     plan = make_plan(RULES, 80, seed=2, chunk_size=40)
@@ -293,6 +317,30 @@ def test_incomplete_dataset_is_reported_as_such(tmp_path):
     assert not rep.complete and rep.deals == 40 and rep.deals_planned == 80
     r = run_cli("report", str(out))
     assert r.exit_code == 0 and "INCOMPLETE" in r.stdout
+
+
+def test_a_part_written_while_the_report_reads_does_not_make_it_complete(tmp_path, monkeypatch):
+    # a report on a run in progress: the last part lands after the report has read the others
+    import rook_analyze.analysis.report as report_module
+    from rook_analyze.cli.report_cmd import render_table
+
+    out = tmp_path / "run"
+    plan = make_plan(RULES, 8, seed=2, chunk_size=4)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    last = simulate_chunk(plan, 1)
+    read = report_module.load_frame
+
+    def read_then_the_run_writes(where):
+        frame = read(where)
+        write_part(out, 1, last)
+        return frame
+
+    monkeypatch.setattr(report_module, "load_frame", read_then_the_run_writes)
+    rep = build_report(out)
+    assert rep.deals == 4 and rep.rows == 16 and not rep.complete  # it was "complete" on half the deals
+    assert "INCOMPLETE: 4 of 8 deals" in render_table(rep)
+    assert build_report(out).complete  # read again: all of it
 
 
 def test_cli_bad_input(tmp_path, dataset):

@@ -320,6 +320,60 @@ def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
     assert not out.exists()
 
 
+@pytest.fixture
+def not_a_scheduler():
+    """Two services on loopback that are not Dask schedulers: ``quiet`` takes
+    connections and says nothing, ``web`` answers every one with an HTTP 400."""
+    import socket
+    import threading
+
+    quiet = socket.create_server(("127.0.0.1", 0))  # listening: the kernel takes the connections
+    web = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        while True:
+            try:
+                conn, _ = web.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        yield {name: f"tcp://127.0.0.1:{s.getsockname()[1]}" for name, s in (("quiet", quiet), ("web", web))}
+    finally:
+        quiet.close()
+        web.close()
+
+
+def test_a_service_that_is_not_a_scheduler_is_one_line_within_the_timeout(tmp_path, not_a_scheduler):
+    # one that answers something else: it was a MemoryError traceback (its reply read as a frame length)
+    out = tmp_path / "web"
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler",
+                not_a_scheduler["web"], "--connect-timeout", "5")
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert r.stderr.startswith(f"Error: scheduler {not_a_scheduler['web']!r}: no Dask scheduler answers there")
+    assert r.stderr.count("\n") == 1 and not out.exists()
+    # a tls:// address without Dask's TLS settings: it was a TypeError traceback
+    tls = not_a_scheduler["web"].replace("tcp://", "tls://")
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--scheduler", tls,
+                "--connect-timeout", "5")
+    assert r.exit_code == 2 and r.stderr.startswith(f"Error: scheduler {tls!r}: no Dask scheduler answers there (")
+    assert "TLS" in r.stderr and r.stderr.count("\n") == 1 and not out.exists()
+    # one that takes the connection and stays quiet: it held the command for ever (in its own
+    # process here, so that the old hang fails the test instead of holding the suite)
+    out = tmp_path / "quiet"
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", TINY, "--deals", "4",
+                          "--out", str(out), "--scheduler", not_a_scheduler["quiet"], "--connect-timeout", "2"],
+                         capture_output=True, text=True, timeout=60)
+    assert time.perf_counter() - t0 < 40
+    assert res.returncode == 2 and res.stderr == (f"Error: scheduler {not_a_scheduler['quiet']!r}: no Dask "
+                                                  "scheduler answers there (no answer within 2 s)\n")
+    assert not out.exists()
+
+
 def two_chunk_dataset(out: Path, deals: int):
     """A dataset of two chunks written in this process, and its plan."""
     plan = make_plan(TINY, deals, seed=3, chunk_size=deals // 2)
@@ -341,6 +395,20 @@ def test_a_part_of_another_chunk_is_caught_by_its_footer(tmp_path):
     # resume sets it aside with the damaged parts, to be computed again
     assert prepare_output(out, plan, resume=True) == {0}
     assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
+
+
+def test_a_part_under_another_name_than_simulate_writes_is_not_a_finished_chunk(tmp_path):
+    # part-0000001.parquet (seven digits) matched the part pattern as chunk 1, whose file
+    # part-000001.parquet is not there: the report said to resume, and the resume failed on
+    # "output folder ...: No such file or directory"
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    (out / "part-000001.parquet").rename(out / "part-0000001.parquet")
+    assert finished_chunks(out) == {0}
+    assert read_dataset(out)["deal_id"].nunique() == 4
+    # resume sets it aside as a damaged part (pandas.read_parquet(DIR) would read it too) and computes chunk 1
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not (out / "part-0000001.parquet").exists() and (out / ".part-0000001.parquet.damaged").exists()
 
 
 def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resume(tmp_path):
@@ -453,6 +521,18 @@ def test_status_lines_when_standard_error_is_not_a_terminal(capsys):
     assert all("deals/s" in x and "left" in x for x in lines)
 
 
+def test_a_status_line_gives_a_time_left_of_more_than_a_day_in_hours(monkeypatch):
+    # a long run (a day at 1 deal/s) left 99,900 s: 27 h 45 min, not the clock time 03:45:00
+    from rook_analyze.analysis import simulate as simulate_module
+
+    clock = [1000.0]
+    monkeypatch.setattr(simulate_module.time, "monotonic", lambda: clock[0])
+    p = simulate_module._Progress(100_000, 0, False)
+    clock[0] += 100.0
+    assert p.line(100).endswith(", 27:45:00 left")
+    assert p.line(0).endswith(", ? left")
+
+
 # ---------------------------------------------------------- real clusters
 def _dask(*args: str, log: Path) -> subprocess.Popen:
     """A ``dask`` command of this environment, in its own process group (killed as a whole)."""
@@ -545,6 +625,36 @@ def test_a_worker_killed_mid_run_loses_nothing(cluster, reference, tmp_path):
     assert summary.chunks_computed == CLUSTER_DEALS // CLUSTER_CHUNK
     assert summary.by_worker.get(victim, 0) < summary.chunks_computed  # the other worker finished the job
     _same_dataset(out, reference)
+
+
+def test_chunks_are_submitted_in_a_window_topped_up_as_parts_are_written(cluster, tmp_path, monkeypatch):
+    # a plan of 200,000 chunks submitted at once wrote no part in minutes and lost its
+    # scheduler connection; a window keeps parts coming from the first chunks on
+    from distributed import Client
+
+    import rook_analyze.analysis.simulate as simulate_module
+
+    monkeypatch.setattr(simulate_module, "SUBMIT_WINDOW", 1)   # the window: 4 a worker thread, 8 here
+    address, _ = cluster
+    out = tmp_path / "run"
+    submitted, ahead = [], []
+    with Client(address, timeout="30s") as spy:
+        real_submit = spy.submit
+
+        def counting_submit(*args, **kwargs):
+            submitted.append(args[2])  # _task, plan, index, ...
+            return real_submit(*args, **kwargs)
+
+        monkeypatch.setattr(spy, "submit", counting_submit)
+
+        def on_chunk(index: int, worker: str) -> None:
+            ahead.append(len(submitted) - len(finished_chunks(out)))
+
+        summary = simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, client=spy, chunk_size=1,
+                           progress=False, on_chunk=on_chunk)
+    assert summary.chunks_computed == CLUSTER_DEALS and sorted(submitted) == list(range(CLUSTER_DEALS))
+    assert max(ahead) <= 8  # never more than the window in flight
+    assert read_dataset(out)["deal_id"].nunique() == CLUSTER_DEALS
 
 
 def test_a_dropped_ctrl_c_stops_the_run_at_the_next_chunk(cluster, tmp_path):
