@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -312,6 +313,8 @@ def test_memory_the_system_refuses_is_one_line_not_a_traceback(monkeypatch, args
         raise MemoryError("Allocation failed (probably too large).")
 
     monkeypatch.setattr(api._tables, "take", take)
+    # no solver an earlier test left on this thread, with its table already taken
+    monkeypatch.setattr(api, "_local", threading.local())
     result = run(*args)
     assert result.exit_code == 1, (result.output, result.exception)
     assert result.stdout == "" and result.stderr.count("\n") == 1, result.stderr
