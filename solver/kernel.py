@@ -208,6 +208,18 @@ def legal_mask(hand, led, any_time, bird_mask):
 
 
 @njit(**JIT)
+def bird_apart(a, b, any_time, bird_mask):
+    """Under bird_play=any_time, is one of cards ``a`` and ``b`` a bird and
+    the other not? The bird may then be played where the other may not (on
+    a side color its seat could follow), so neither stands for the other
+    when moves are grouped (``gen_moves``, ``class_bottom``, ``two_tricks``),
+    whatever their points."""
+    if any_time == 0:
+        return False
+    return ((bird_mask >> np.uint64(a)) ^ (bird_mask >> np.uint64(b))) & U1 != 0
+
+
+@njit(**JIT)
 def mask_points(mask, values):
     total = 0
     m = mask
@@ -299,12 +311,14 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
         c = highest_bit(m)
         m &= ~_bit(c)
         # equivalent to the next live card above it: same hand, same points,
-        # also legal -> that one represents both
+        # also legal, and under any_time both birds or neither
+        # (``bird_apart``) -> that one represents both
         if c < 63:
             above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
             if above:
                 nxt = lowest_bit(above)
-                if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c]:
+                if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
+                        and not bird_apart(c, nxt, any_time, bird_mask):
                     continue
         s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info) * 4096
         s += history[c] if history[c] < 4095 else 4095
@@ -750,7 +764,8 @@ def class_bottom(c, hand, live, led, any_time, bird_mask, values):
         if below == 0:
             break
         nxt = highest_bit(below)
-        if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[low]:
+        if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[low] \
+                and not bird_apart(low, nxt, any_time, bird_mask):
             low = nxt
         else:
             break
@@ -858,9 +873,13 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
             mv2[ply, 0] = a
             if b != a:
                 # the lower stands with the higher when they are neighbours
-                # among the live cards and worth the same (as gen_moves)
+                # among the live cards and worth the same (as gen_moves; here,
+                # with the other card forced on the last trick, a bird and a
+                # trump would be alike too, but ``class_bottom`` must find
+                # the same classes)
                 above = live & lane_mask(b) & (ALL << np.uint64(b + 1))
-                if not (lowest_bit(above) == a and values[a] == values[b]):
+                if not (lowest_bit(above) == a and values[a] == values[b]
+                        and not bird_apart(a, b, any_time, bird_mask)):
                     nm2[ply] = 2
                     mv2[ply, 1] = b
             mi2[ply] = 0

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from naive import naive_card_values, naive_defender_value, naive_value, random_endgame, random_trick
-from rook_analyze.solver import Deal, Hand, Rules, api, card_values, kernel, random_deal, solve, solve_batch
+from rook_analyze.solver import Card, Deal, Hand, Rules, api, card_values, kernel, random_deal, solve, solve_batch
 
 CASES = 500
 # cases per cards-a-seat: mostly small, a few 5-card endings (the reference is slow there)
@@ -167,6 +167,57 @@ def test_custom_counters_equal_reference():
     for case in _cases(rules, 13, {2: 100, 3: 250, 4: 200}):
         _check(*case, zero_sum=True)
 
+
+
+def _bird_beside_trump(rules: Rules, rng: random.Random, k: int):
+    """A position where one seat holds the Rook and the highest live trump,
+    the two worth the same points (the trumps between them out of play);
+    the other cards at random, k a seat, no nest."""
+    trump = rng.choice("BRYG")
+    tops = [x for x in sorted(rules.numbers, reverse=True)
+            if rules.card_points(Card(trump, x)) == rules.bird_points]
+    x = rng.choice(tops[:2])
+    pair = [Card.from_rdn("Rook"), Card(trump, x)]
+    rest = [c for c in rules.deck() if not c.is_bird and not (c.color == trump and c.number >= x)]
+    rng.shuffle(rest)
+    n = rules.seats
+    holder = rng.randrange(n)
+    hands = []
+    for s in range(n):
+        take = k - 2 if s == holder else k
+        hands.append(Hand.from_cards((pair if s == holder else []) + rest[:take]))
+        rest = rest[take:]
+    return Deal(rules, tuple(hands), Hand(0)), trump
+
+
+def test_bird_any_time_is_not_its_neighbour_trump_of_equal_worth():
+    """Under bird_play=any_time the Rook is not interchangeable with the
+    trump just below it, even worth the same points: the seat that keeps
+    the Rook may still play it on a side color it could follow. The search
+    once let the Rook stand for that trump (``gen_moves``: neighbours of
+    equal worth), so it never tried keeping the Rook. Reachable where the
+    Rook is worth what a trump is: bird_points 0 (benchmarks/bench_hand.py's
+    ``counters_no_rook``, ``tricks_only``) or 10 (the 14's worth)."""
+    rules = dataclasses.replace(Rules.preset("hasbro"), bird_points=0)
+    # N (a defender) holds the Rook and R13, R14 out of play: N must keep the
+    # Rook to ruff a side color later; the search gave the declaring side 15
+    d = Deal.from_rdn("N: Rook B7 R13 G5 / E: B10 B8 B5 R11 / S: B13 B6 R12 Y10 / W: R5 Y6 Y5 G6", rules)
+    assert naive_value(d, "R", 3, 3) == 10
+    _check(d, "R", 3, 3, (), zero_sum=True)
+    # the Rook worth 10 as the B14: S to play last to the trick; the B14 takes 70, the Rook 55
+    rules = dataclasses.replace(Rules.preset("hasbro"), bird_points=10)
+    d = Deal.from_rdn("N: B10 B5 Y14 Y5 / E: B12 B8 B6 Y9 / S: Rook B14 Y13 Y8 / W: B9 B7 Y12 Y10 "
+                      "/ nest: R13 R10 G11", rules)
+    _check(d, "B", 2, 3, [Card.from_rdn(c) for c in ("B9", "B5", "B12")], zero_sum=True)
+    # and at random: one position in twenty or so went wrong
+    rng = random.Random(47)
+    for bird_points in (0, 10):
+        rules = dataclasses.replace(Rules.preset("hasbro"), bird_points=bird_points)
+        for _ in range(150):
+            deal, trump = _bird_beside_trump(rules, rng, 4)
+            declarer, leader = rng.randrange(4), rng.randrange(4)
+            trick = random_trick(deal, trump, declarer, leader, rng, rng.choice([0, 0, 1, 2, 3]))
+            _check(deal, trump, declarer, leader, trick, zero_sum=True)
 
 def test_solve_batch_equals_reference():
     rules = Rules.preset("hasbro")
