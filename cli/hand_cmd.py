@@ -44,7 +44,8 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                    "may overrun by a sample a thread). How many depends on the machine: the report says, and "
                    "--samples that many with the same --seed gives the same figures.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Solver threads. Default: all cores. Results do not depend on it.")
+              help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
+                   "Results do not depend on it.")
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "
                     "bids, recommendation, ...); csv: one table with a 'section' column (trump, bid, "
                     "recommendation).")

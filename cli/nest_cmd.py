@@ -58,7 +58,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0' (repeatable, "
                    "all must hold).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Solver threads. Default: all cores. Results do not depend on it.")
+              help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
+                   "Results do not depend on it.")
 @output_format(help="table: the top options for a reader; json: one document (options: [{trump, discard, "
                     "mean, se, p_make, ...}], recommendation, ...); csv: the top options and the "
                     "recommendation, with a 'section' column.")

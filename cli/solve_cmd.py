@@ -59,7 +59,8 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
               help="Also give a line of perfect play to the end of the hand: each seat in turn plays its best "
                    "card (the first in card order among equals), each trick's winner marked.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Deals solved at once, one a thread (a deal's own search is on one thread). "
+              help="Deals solved at once, one a thread (a deal's own search is on one thread), each thread with a "
+                   "table of about 250 MB. "
                    "Default: all cores. The values and the order of the output do not depend on it.")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input
