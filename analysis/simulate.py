@@ -120,6 +120,10 @@ class Plan:
         for name in ("rules", "dealer"):
             if not isinstance(getattr(self, name), str):
                 raise SimulationError(f"{name}={getattr(self, name)!r}: expected a string")
+        try:  # a dealer the table has (a stored plan's 'Q' was taken, and failed in the chunks)
+            Rules.from_spec(self.rules).seat_index(self.dealer, "dealer")
+        except RookError as e:
+            raise SimulationError(f"rules={self.rules!r}: {e}") from None
 
     @property
     def chunks(self) -> int:

@@ -458,7 +458,8 @@ def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     shutil.copy(extra / "part-000001.parquet", extra / "part-000099.parquet")
     other = copy("other")   # the plan's rules changed under the parts: 3 seats where 4 played
     meta = other / META_FILE
-    meta.write_text(meta.read_text().replace('"hasbro,hand_size=4"', '"hasbro,seats=3,teams=alone,hand_size=4"'))
+    meta.write_text(meta.read_text().replace('"hasbro,hand_size=4"', '"hasbro,seats=3,teams=alone,hand_size=4"')
+                    .replace('"dealer": "W"', '"dealer": "P3"'))
     newer = copy("newer")
     meta = newer / META_FILE
     meta.write_text(meta.read_text().replace('"schema_version": 1', '"schema_version": 2'))
@@ -486,7 +487,8 @@ def test_report_names_the_plan_file_whose_values_make_no_plan(tmp_path):
     two_chunk_dataset(src, 4)
     for name, old, new, words in (("rules", '"hasbro,hand_size=4"', '"nope"', "unknown rules preset 'nope'"),
                                   ("deals", '"deals": 4', '"deals": -1', "deals=-1"),
-                                  ("chunk", '"chunk_size": 2', '"chunk_size": 0', "chunk_size=0")):
+                                  ("chunk", '"chunk_size": 2', '"chunk_size": 0', "chunk_size=0"),
+                                  ("dealer", '"dealer": "W"', '"dealer": "Q"', "dealer seat 'Q'")):
         where = tmp_path / name
         shutil.copytree(src, where)
         meta = where / META_FILE
