@@ -122,3 +122,39 @@ def test_policy_invariants(preset, seed):
             assert d.count(t) == 0
         # deterministic
         assert HeuristicPolicy().discard(c, t, rules) == d
+
+
+class _Spy(HeuristicPolicy):
+    """The heuristic, writing down every set of cards it is shown."""
+
+    def __init__(self) -> None:
+        object.__setattr__(self, "seen", [])
+
+    def trump(self, cards, rules):
+        self.seen.append(Hand(cards.mask))
+        return super().trump(cards, rules)
+
+    def discard(self, cards, trump, rules):
+        self.seen.append(Hand(cards.mask))
+        return super().discard(cards, trump, rules)
+
+
+def test_hand_and_nest_advisors_show_the_policy_only_the_declarers_cards():
+    """The policy that declares in each sample sees hand + nest, never the
+    hidden hands: with the whole nest known, every layout gets the same
+    trump and discards, and the policy is shown nothing but hand + nest."""
+    from rook_analyze.analysis import analyze_hand
+    from rook_analyze.analysis.nest import analyze_nest
+
+    small = Rules.from_spec("hasbro,hand_size=5,min_bid=40,max_bid=120")
+    hand, nest = cards("B14 R12 Y9 G6 G8"), cards("Rook B10 Y5 R5 G14")
+    spy = _Spy()
+    rep = analyze_hand(hand, small, samples=8, seed=3, known={"nest": nest}, policy=spy, threads=1)
+    detail = rep.detail
+    assert detail["deal"].nunique() == 8  # the hidden hands differ from layout to layout ...
+    for col in ["trump"] + [f"discard_{t}" for t in COLORS]:
+        assert detail[col].nunique() == 1, col  # ... the declarer's choices do not
+    assert spy.seen and all(c == hand | nest for c in spy.seen)
+    spy = _Spy()
+    analyze_nest(hand, nest, small, samples=2, seed=3, candidates=4, policy=spy, threads=1)
+    assert spy.seen and all(c == hand | nest for c in spy.seen)
