@@ -718,7 +718,7 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
             raise DuplicateCardError(f"known card {first_card(cards.mask & nest.mask)!r} for {place} is in the "
                                      f"nest ({nest.rdn()!r})")
     given = {NEST: nest, **places}
-    return DealSampler(rules, seat, hand, known=given, constraints=constraints)
+    return DealSampler(rules, seat, hand, known=given, constraints=constraints, holder="declarer")
 
 
 def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: str | int | None = None,

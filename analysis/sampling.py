@@ -237,14 +237,16 @@ class DealSampler:
     ``Deal`` (every hand, the nest) in which ``seat`` holds ``hand``. With
     neither ``seat`` nor ``hand`` (both None) no hand is given: a dealer of
     deals that meet the known cards and constraints alone (``rook-analyze
-    deal --constraint``)."""
+    deal --constraint``). ``holder`` names whose hand it is in messages
+    ("bidder", or "declarer" for the nest advisor's hand and nest)."""
 
     def __init__(self, rules: Rules | str, seat: str | int | None = None, hand: Hand | str | None = None,
                  known: Mapping[str, str | Hand] | Sequence[str] | str | None = None,
                  constraints: Sequence[Constraint | str] | Constraint | str | None = (),
-                 max_tries: int = MAX_TRIES) -> None:
+                 max_tries: int = MAX_TRIES, holder: str = "bidder") -> None:
         rules = Rules.from_spec(rules)
         self.rules = rules
+        self.holder = holder  # who holds ``hand``, in messages: the bidder's (hand), the declarer's (nest)
         if seat is not None and hand is None:
             raise InvalidCardError(f"hand None: expected seat {seat!r}'s cards, a Hand or Rook deal notation "
                                    f"(or neither a seat nor a hand, for deals with no bidder)")
@@ -271,11 +273,11 @@ class DealSampler:
         for name, cards in self.known.items():
             p = names.index(name)
             if p == self.seat:
-                raise ConstraintError(f"known cards for {name}: that is the bidder's own hand")
+                raise ConstraintError(f"known cards for {name}: that is the {self.holder}'s own hand")
             dup = cards.mask & self.hand.mask  # the places' known cards are apart (parse_known)
             if dup:
                 raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "
-                                         f"bidder's hand")
+                                         f"{self.holder}'s hand")
             if len(cards) > sizes[p]:
                 raise ConstraintError(f"{plural(len(cards), 'known card')} for {name} ({cards.rdn()!r}), "
                                       f"but {name} holds {sizes[p]} under {rules.spec()!r}")
@@ -331,7 +333,7 @@ class DealSampler:
             k = self._free[p]
             least = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
             most = fixed_value + int(vals[:k].sum())
-            what = self._names[p] + (" (the bidder's hand)" if p == self.seat else "")
+            what = self._names[p] + (f" (the {self.holder}'s hand)" if p == self.seat else "")
             impossible = f"impossible constraint {' and '.join(repr(t) for t in texts)}"
             if hi < least or lo > most:
                 raise ConstraintError(
