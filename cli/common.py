@@ -251,6 +251,12 @@ class TrumpType(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         t = str(value).strip()
         t = "none" if t.lower() == "none" else t.upper()
+        rules = ctx.params.get("rules") if ctx is not None else None
+        if isinstance(rules, Rules):  # --rules came first: its trumps (no 'none' where the Rook is a trump)
+            try:
+                return rules.check_trump(t)
+            except RookError as e:
+                self.fail(str(e), param, ctx)
         if t not in TRUMPS:
             self.fail(f"trump {value!r}: choose one of {', '.join(TRUMPS)}", param, ctx)
         return t

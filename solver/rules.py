@@ -468,6 +468,8 @@ class Rules:
         t = "none" if t.lower() == "none" else t.upper()
         if t not in self.trumps:
             allowed = ", ".join(self.trumps)
+            if t not in COLORS and t != "none":  # no trump name at all
+                raise RulesError(f"trump {trump!r}: choose {allowed}")
             why = (" (the Rook is always a trump, so a trump color must be named)"
                    if t == "none" and self.bird_count else "")
             raise RulesError(f"trump {trump!r} is not allowed under {self.spec()!r}: choose {allowed}{why}")

@@ -219,6 +219,17 @@ def test_solve_bad_options(args, names):
     assert_bad_input(run(*args, _a_deal()), *names)
 
 
+def test_a_bad_trump_is_named_with_the_trumps_of_the_rules():
+    # --rules given first: the choices are its trumps ('none' only where the deck has no Rook);
+    # the message once offered 'none' under hasbro, then refused it
+    r = run("solve", "--rules", "hasbro", "--trump", "X", "--declarer", "N", _a_deal("hasbro"))
+    assert r.exit_code == 2 and "trump 'X': choose B, R, Y, G (" in r.stderr and "none" not in r.stderr, r.stderr
+    r = run("solve", "--rules", "hasbro", "--trump", "none", "--declarer", "N", _a_deal("hasbro"))
+    assert r.exit_code == 2 and "Rook is always a trump" in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    r = run("solve", "--rules", "bridge", "--trump", "X", "--declarer", "N", _a_deal("bridge"))
+    assert r.exit_code == 2 and "trump 'X': choose B, R, Y, G, none" in r.stderr, r.stderr
+
+
 def test_solve_bad_card_names_the_card():
     text = _a_deal().replace("B9 ", "B15 ", 1) if "B9 " in _a_deal() else _a_deal().replace(": ", ": B15 ", 1)
     assert_bad_input(run(*SOLVE, text), "B15")

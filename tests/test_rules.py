@@ -491,7 +491,7 @@ def test_check_trump():
     with pytest.raises(RulesError) as err:
         Rules.preset("dixie40").check_trump("none")  # no Rook there: no talk of one
     assert "Rook" not in str(err.value)
-    with pytest.raises(RulesError, match="'X'"):
+    with pytest.raises(RulesError, match="^trump 'X': choose B, R, Y, G$"):  # no name at all: not "not allowed"
         Rules.preset("full").check_trump("X")
 
 
