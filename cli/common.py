@@ -105,12 +105,11 @@ def _memory_text(command: str | None) -> str:
     """Out of memory; in a command that solves, what takes it is the solver's table, one a thread."""
     if command in ("deal", "report"):
         return "out of memory"
-    from rook_analyze.solver import kernel
-    from rook_analyze.solver.api import table_bits
+    from rook_analyze.solver.api import table_bits, table_bytes
 
     try:
         bits = table_bits(None)
-        size = f" of 2^{bits} entries ({2 ** bits * kernel.entry_bytes() / 1e6:,.0f} MB)"
+        size = f" of 2^{bits} entries ({table_bytes(bits) / 1e6:,.0f} MB)"
     except RookError:  # a bad ROOK_ANALYZE_TT_BITS is reported before any table is made
         size = ""
     return (f"out of memory: each solver thread keeps a table{size}; use fewer --workers "

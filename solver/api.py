@@ -682,6 +682,36 @@ def default_threads() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
 
 
+def table_bytes(bits: int) -> int:
+    """Bytes one solver table of 2**bits entries takes, its fixed caches included."""
+    return (1 << bits) * kernel.entry_bytes() + ((1 << kernel.TWO_BITS) * kernel.TWO_W
+                                                 + (1 << kernel.PS_BITS) * (kernel.PS_W + 1)) * 8
+
+
+def _memory_available() -> int | None:
+    """Bytes the system can still give without swapping (Linux's MemAvailable); None where unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_memory_for_table(bits: int) -> None:
+    """MemoryError before making a table the system cannot hold. Making one
+    writes every page of it, so past what is available Linux does not refuse
+    the allocation: it swaps the search to a crawl or kills the process
+    without a word (one table a thread: ``--workers 16``, or
+    ``ROOK_ANALYZE_TT_BITS=31`` at 249 GB)."""
+    need, available = table_bytes(bits), _memory_available()
+    if available is not None and need > available:
+        raise MemoryError(f"a solver table of 2^{bits} entries takes {need / 1e6:,.0f} MB; "
+                          f"{available / 1e6:,.0f} MB of memory is available")
+
+
 class _TablePool:
     """Tables kept between ``solve_batch`` calls (and ``Solver``s' lives).
     Making one zeroes it all (243 MB at the default size, 0.15-0.2 s), which
@@ -700,6 +730,7 @@ class _TablePool:
         with self._lock:
             if self._bits == bits and self._free:
                 return self._free.pop()
+        _check_memory_for_table(bits)
         return [kernel.tt_new(bits), 0]
 
     def give(self, bits: int, entry: list) -> None:

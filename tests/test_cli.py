@@ -332,6 +332,24 @@ def test_memory_the_system_refuses_is_one_line_not_a_traceback(monkeypatch, args
     assert result.stderr.startswith("Error: out of memory") and "ROOK_ANALYZE_TT_BITS" in result.stderr
 
 
+def test_a_table_past_the_memory_available_is_refused_before_it_is_made(monkeypatch):
+    # making a table writes all of it, so Linux does not refuse one it cannot hold: it swaps or
+    # kills the process without a word; the pool compares it with MemAvailable first
+    from rook_analyze.solver import api
+
+    monkeypatch.setattr(api, "_tables", api._TablePool())     # no table kept from earlier tests
+    monkeypatch.setattr(api, "_local", threading.local())
+    monkeypatch.setattr(api, "_memory_available", lambda: api.table_bytes(api.table_bits(None)) - 1)
+    deal = "N: Y11 Y5 / E: Y12 G6 / S: Rook R5 / W: B8 B6 / nest: B12 B9 R10 R8 G14"
+    with pytest.raises(MemoryError, match=r"a solver table of 2\^\d+ entries takes [\d,]+ MB; [\d,]+ MB of memory"):
+        api.Solver().solve(Deal.from_rdn(deal, "hasbro,hand_size=2"), "B", "N")
+    result = run("hand", "Rook B14", "--rules", "hasbro,hand_size=2", "--samples", "2", "--seed", "1")
+    assert result.exit_code == 1 and result.stderr.startswith("Error: out of memory: each solver thread keeps a "
+                                                              "table of 2^"), result.stderr
+    monkeypatch.setattr(api, "_memory_available", lambda: None)   # unknown (not Linux): no check
+    assert api.Solver().solve(Deal.from_rdn(deal, "hasbro,hand_size=2"), "B", "N").declarer_points == 45
+
+
 def test_memory_a_report_cannot_get_is_one_line_without_the_solver_hint(monkeypatch, tmp_path):
     from rook_analyze.analysis import report
 
