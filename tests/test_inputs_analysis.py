@@ -259,7 +259,7 @@ def test_rules_given_as_a_spec_everywhere():
 def test_policy_refuses_unknown_or_disallowed_trumps():
     cards = Hand.from_rdn("Rook B14 B13 B12 B11 R5 R6 Y7 Y8 G9 G10 G11 G12 G13")
     policy = HeuristicPolicy()
-    with raises(RulesError, "trump 'X' is not allowed"):
+    with raises(RulesError, "trump 'X': choose B, R, Y, G"):
         policy.discard(cards, "X", "hasbro")
     with raises(RulesError, "trump 'none' is not allowed"):
         policy.discard(cards, "none", "hasbro")
