@@ -106,13 +106,15 @@ class Plan:
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
-        if self.dealer is None and isinstance(self.rules, str):
-            # not a literal W: the other tables have no W (the rules' text is checked here then)
+        if isinstance(self.rules, str):
             try:
-                last = Rules.from_spec(self.rules).last_seat
+                rules = Rules.from_spec(self.rules)
+                if self.dealer is None:  # not a literal W: the other tables have no W
+                    object.__setattr__(self, "dealer", rules.last_seat)
+                elif isinstance(self.dealer, str):  # a seat of the table (a stored plan's 'Q' was taken)
+                    rules.seat_index(self.dealer, "dealer")
             except RookError as e:
                 raise SimulationError(f"rules={self.rules!r}: {e}") from None
-            object.__setattr__(self, "dealer", last)
         whole("deals", self.deals, 1, error=SimulationError, small="need at least 1 deal")
         whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
         whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")
@@ -120,10 +122,6 @@ class Plan:
         for name in ("rules", "dealer"):
             if not isinstance(getattr(self, name), str):
                 raise SimulationError(f"{name}={getattr(self, name)!r}: expected a string")
-        try:  # a dealer the table has (a stored plan's 'Q' was taken, and failed in the chunks)
-            Rules.from_spec(self.rules).seat_index(self.dealer, "dealer")
-        except RookError as e:
-            raise SimulationError(f"rules={self.rules!r}: {e}") from None
 
     @property
     def chunks(self) -> int:
