@@ -337,7 +337,8 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
     samples = whole("samples", samples, 1, most=MAX_SAMPLES)
     if precision is not None:
-        number("precision", precision, above=0, what="a standard error in points")  # kept as given
+        # kept as given; inf would be met by any standard error and nan by none
+        number("precision", precision, above=0, what="a standard error in points", finite=True)
     if time_limit is not None:
         number("time_limit", time_limit, above=0, what="seconds")
     threads = threads_count(threads)

@@ -59,13 +59,14 @@ def threads_count(value: Any, name: str = "threads", *, error: type[RookError] =
 
 
 def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float | None = None,
-           what: str = "a number", error: type[RookError] = ConstraintError) -> float:
+           what: str = "a number", error: type[RookError] = ConstraintError, finite: bool = False) -> float:
     """``value`` as a float: an int or a float (not a bool, not a string, not
-    NaN) above ``above`` (or, with ``at_least``, at least that)."""
+    NaN; with ``finite`` not infinite either) above ``above`` (or, with
+    ``at_least``, at least that)."""
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if ok:
         x = float(value)
-        if math.isnan(x):
+        if math.isnan(x) or (finite and math.isinf(x)):
             ok = False
         elif at_least is not None:
             ok = x >= at_least
@@ -73,6 +74,8 @@ def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float 
             ok = x > above
     if not ok:
         bound = f"{at_least:g} or more" if at_least is not None else f"above {above:g}" if above is not None else ""
+        if finite:
+            bound = f"{bound} and finite" if bound else "finite"
         raise error(f"{name}={value!r}: expected {what}, {bound}".rstrip(", "))
     return x
 

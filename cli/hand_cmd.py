@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
@@ -36,6 +38,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
                    "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
+              callback=lambda ctx, param, value: _finite_precision(value),
               help="Sample in rounds of 100 and stop once the standard error of ev at the deciding bids (the "
                    "recommended bid and the next one up; min_bid when passing) is at most SE points.")
 @click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
@@ -121,12 +124,23 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
                f"precision {precision:g} reached")
         click.echo(f"{why} after {plural(report.samples, 'sample')}: --samples {report.samples} "
                    f"--seed {report.seed} repeats this report", err=True)
+    elif fmt != "table" and report.settled is False:
+        # json has settled; a csv has no place for it, and the table's header says it
+        click.echo(f"precision {precision:g} not reached: the --samples cap stopped the run after "
+                   f"{plural(report.samples, 'sample')}", err=True)
     if detail is not None:
         save_csv(report.detail, detail, "--detail")
     if plot is not None:
         from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
 
         save_figure(bid_curve(report), plot)
+
+
+def _finite_precision(value: float | None) -> float | None:
+    # FloatRange lets nan and inf through: nan is met by no standard error, inf by any
+    if value is not None and not math.isfinite(value):
+        raise BadInput(f"--precision {value:g}: expected a standard error in points, above 0 and finite")
+    return value
 
 
 def _print_table(report) -> None:

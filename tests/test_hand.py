@@ -532,3 +532,27 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
     assert "note: 12-card hands with counters can take up to about a minute a solve" in smaller.stderr
     short = CliRunner().invoke(main, ["hand", STRONG, "--rules", "hasbro", "--samples", "3"])
     assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr
+
+
+def test_cli_csv_says_on_standard_error_when_the_cap_stopped_short_of_the_precision():
+    # a csv has no settled field: a precision the --samples cap kept from being reached is
+    # said on standard error, as one that stopped the run early is
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "0.5",
+            "--format", "csv")
+    assert r.exit_code == 0, r.output
+    assert r.stderr.strip().splitlines()[-1] == ("precision 0.5 not reached: the --samples cap stopped the run "
+                                                 "after 30 samples")
+    met = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "1e6",
+              "--format", "csv")
+    assert "not reached" not in met.stderr and "reached after" not in met.stderr
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_precision_must_be_a_finite_number(value):
+    # nan is met by no standard error, inf by any (json then shows it as null, as if not given)
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "3", "--seed", "3", "--precision", value)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"Error: --precision {value}: expected a standard error in points, above 0 and finite"
+    with pytest.raises(ConstraintError, match=f"precision={value}: expected a standard error in points, "
+                                              f"above 0 and finite"):
+        analyze_hand(SMALL_HAND, SMALL, samples=3, seed=3, precision=float(value))
