@@ -64,8 +64,13 @@ def bid_curve(report: "HandReport") -> Figure:
 
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = ev_ax.get_legend_handles_labels()
+    # drawn band first, then curve (the curve on top); listed curve first, then its band: the columns
+    # fill top to bottom, so P(make) and its band, ev and its band, the recommendation
+    (p_band, p_line, mark), (ev_band, ev_line) = handles, h2
+    (p_band_l, p_line_l, mark_l), (ev_band_l, ev_line_l) = labels, l2
     # below the axes: inside, any corner hides the curve of some hand
-    fig.legend(handles + h2, labels + l2, loc="outside lower center", ncols=3, fontsize="small")
+    fig.legend([p_line, p_band, ev_line, ev_band, mark], [p_line_l, p_band_l, ev_line_l, ev_band_l, mark_l],
+               loc="outside lower center", ncols=3, fontsize="small")
 
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn()}\n"

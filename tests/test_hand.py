@@ -556,3 +556,21 @@ def test_precision_must_be_a_finite_number(value):
     with pytest.raises(ConstraintError, match=f"precision={value}: expected a standard error in points, "
                                               f"above 0 and finite"):
         analyze_hand(SMALL_HAND, SMALL, samples=3, seed=3, precision=float(value))
+
+
+@pytest.mark.parametrize("rules, passes", [(SMALL.spec(), False), ("hasbro,hand_size=5,min_bid=90", True)])
+def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
+    """The legend's three columns (filled top to bottom): P(make) and its band,
+    ev and its band, then the recommendation (a bid or a pass), not a band
+    in the column of another curve or under the recommendation."""
+    from rook_analyze.analysis.plots import bid_curve
+
+    rep = analyze_hand(SMALL_HAND, rules, samples=20, seed=3)
+    fig = bid_curve(rep)
+    (legend,) = fig.legends
+    labels = [t.get_text() for t in legend.get_texts()]
+    assert len(labels) == 5 and legend._ncols == 3
+    assert labels[0] == "P(make)" and labels[1] == "P(make), 95% interval"
+    assert labels[2].startswith("ev = E[") and labels[3] == "ev, 95% interval"
+    assert labels[4].startswith("recommended: ")
+    assert (rep.recommendation.bid is None) == passes  # a pass is drawn the same way
