@@ -38,10 +38,11 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
                    "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
-              callback=lambda ctx, param, value: _finite_precision(value),
+              callback=lambda ctx, param, value: _number(value, "--precision", "a standard error in points", True),
               help="Sample in rounds of 100 and stop once the standard error of ev at the deciding bids (the "
                    "recommended bid and the next one up; min_bid when passing) is at most SE points.")
 @click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              callback=lambda ctx, param, value: _number(value, "--time-limit", "seconds", False),
               metavar="SECONDS",
               help="Start no new samples once SECONDS have passed and report those solved (the last round "
                    "may overrun by a sample a thread). How many depends on the machine: the report says, and "
@@ -136,10 +137,11 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
         save_figure(bid_curve(report), plot)
 
 
-def _finite_precision(value: float | None) -> float | None:
-    # FloatRange lets nan and inf through: nan is met by no standard error, inf by any
-    if value is not None and not math.isfinite(value):
-        raise BadInput(f"--precision {value:g}: expected a standard error in points, above 0 and finite")
+def _number(value: float | None, option: str, what: str, finite: bool) -> float | None:
+    # FloatRange lets nan through, and inf: a precision of nan is met by no standard error and one
+    # of inf by any; a time limit of inf is one no run reaches
+    if value is not None and (math.isnan(value) or (finite and math.isinf(value))):
+        raise BadInput(f"{option} {value:g}: expected {what}, above 0" + (" and finite" if finite else ""))
     return value
 
 

@@ -558,6 +558,12 @@ def test_precision_must_be_a_finite_number(value):
         analyze_hand(SMALL_HAND, SMALL, samples=3, seed=3, precision=float(value))
 
 
+def test_time_limit_nan_is_named_as_the_option():
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "3", "--seed", "3", "--time-limit", "nan")
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == "Error: --time-limit nan: expected seconds, above 0"
+
+
 @pytest.mark.parametrize("rules, passes", [(SMALL.spec(), False), ("hasbro,hand_size=5,min_bid=90", True)])
 def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
     """The legend's three columns (filled top to bottom): P(make) and its band,
