@@ -689,7 +689,7 @@ class Round:
         captured[nest_party] += r.points_of_mask(self.nest.mask)
         if r.most_tricks is not None:
             n, bonus = r.most_tricks
-            # rules keep n above half the tricks, so at most one party reaches it
+            # every party that reaches n gets the bonus: two sides may, when n is at most half the tricks
             for p in range(parties):
                 if tricks_won[p] >= n:
                     captured[p] += bonus

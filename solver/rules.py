@@ -212,11 +212,10 @@ class Rules:
                 # seat by seat: whether two of them reaching N together earns it is not defined
                 raise bad(f"most_tricks={n}:{p} needs two sides: with teams={ALONE} the defenders "
                           f"score seat by seat")
-            if not (self.hand_size / 2 < n <= self.hand_size):
-                raise bad(
-                    f"most_tricks={n}:{p}: N must be more than half of the {self.hand_size} tricks "
-                    f"and at most {self.hand_size}"
-                )
+            # the side that wins at least N tricks gets P: with N at most half the
+            # tricks both sides may (a 5-5 split of dixie40's ten tricks without a nest)
+            if not 1 <= n <= self.hand_size:
+                raise bad(f"most_tricks={n}:{p}: N must be 1 to {self.hand_size}, the tricks of a hand")
             if p < 0:
                 raise bad(f"most_tricks={n}:{p}: the bonus must be 0 or more")
         if self.total_points == 0:
@@ -409,7 +408,9 @@ class Rules:
     @property
     def total_points(self) -> int:
         """Points a hand distributes when no counter is out of play: counters,
-        trick points, the last-trick bonus and the most-tricks bonus."""
+        trick points, the last-trick bonus and the most-tricks bonus (the most
+        one side can take; where N is at most half the tricks, a split that
+        gives both sides the bonus distributes it twice)."""
         total = self.counter_total + self.trick_points * self.tricks + self.last_trick_bonus
         if self.most_tricks is not None:
             total += self.most_tricks[1]

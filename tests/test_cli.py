@@ -182,7 +182,7 @@ BAD = [
     (["deal", "--rules", "full,bird=lo"], ["bird", "'lo'"]),
     (["deal", "--rules", "full,colour=red"], ["'colour'"]),
     (["deal", "--rules", "full,nest_size=60"], ["nest_size=60"]),
-    (["deal", "--rules", "full,most_tricks=3:20"], ["most_tricks"]),
+    (["deal", "--rules", "full,most_tricks=14:20"], ["most_tricks"]),
     (["deal", "--rules", "full", "--count", "0"], ["--count", "0"]),
     (["deal", "--rules", "full", "--count", "many"], ["--count", "many"]),
     (["deal", "--rules", "full", "--seed", "-4"], ["--seed", "-4"]),

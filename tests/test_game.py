@@ -645,6 +645,22 @@ def rules_points(rnd, trick):
     return rnd.rules.points_of_mask(sum(c.bit for c in trick.cards))
 
 
+def test_most_tricks_goes_to_each_side_that_reaches_it():
+    # RULES.md: the side that wins at least n tricks gets p more; n = 1 of 2 tricks
+    r = Rules.from_spec("hasbro,hand_size=2,most_tricks=1:20")
+    d = Deal.from_rdn("N: B14 R6 / E: R14 R7 / S: G6 G7 / W: G8 G9 / nest: Y5 Y6 Y7 Y8 Y9", r)
+    rnd = Round(d, declarer="N", bid=70)
+    rnd.name_trump("B")
+    rnd.discard("Y5 Y6 Y7 Y8 Y9")
+    for card in "B14 R7 G6 G8 R6 R14 G7 G9".split():   # N takes the first trick, E the last
+        rnd.play(card)
+    res = rnd.result()
+    assert res.tricks_won == (1, 1)
+    # N-S: B14 10 + 20; E-W: R14 10 + the nest's Y5 (last trick) + 20
+    assert res.captured == (30, 35)
+    assert res.score == (-70, 35)
+
+
 def test_round_after_the_end():
     rnd, _ = random_playout(Rules.preset("hasbro"), np.random.default_rng(1))
     assert rnd.phase == "done" and rnd.is_over and rnd.to_act is None

@@ -212,6 +212,22 @@ def test_most_tricks():
     assert naive_value(d, "R", N, N) == 10 + 5 + 20
 
 
+def test_most_tricks_both_sides_reach_it():
+    # n = 1 of 2 tricks: each side that wins a trick gets the 20
+    rules = Rules.from_spec("hasbro,hand_size=2,most_tricks=1:20")
+    d = deal("N: B14 R6 / E: R14 R7 / S: G6 G7 / W: G8 G9", rules)
+    # N leads B14 (E keeps R14 back with R7), then R6 to E's R14: one trick
+    # each, 10 + 20 a side; leading R6 first, E takes it with R14 and N
+    # trumps R7 with B14: the same. N-S cannot keep E-W from a trick.
+    assert naive_value(d, "B", N, N) == 30
+    assert naive_defender_value(d, "B", N, N) == 30
+    assert {c.rdn(): v for c, v in naive_card_values(d, "B", N, N).items()} == {"B14": 30, "R6": 30}
+    # with the trump in E's hand E-W take both tricks: 20 + 20, N-S nothing
+    d = deal("N: R6 R7 / E: B14 R14 / S: G6 G7 / W: G8 G9", rules)
+    assert naive_value(d, "B", N, N) == 0
+    assert naive_defender_value(d, "B", N, N) == 40
+
+
 def test_bridge_tricks():
     # no trump, E leads: each side wins one of the two spade tricks
     d = deal("N: B14 B2 / E: B13 B3 / S: R2 R3 / W: R4 R5", "bridge")

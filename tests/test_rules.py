@@ -89,6 +89,28 @@ def test_dixie40_most_tricks_bonus():
     assert r.counter_total + r.most_tricks[1] == 120
 
 
+def test_nest_sizes_of_the_variants_on_every_preset():
+    # RULES.md: nest_size 4 or 6 and no nest ('straight') are variants any preset
+    # can take; the hands take what the nest leaves, the rest is out of play
+    for name in PRESETS:
+        for nest in (0, 4, 6):
+            r = Rules.from_spec(f"{name},nest_size={nest}")
+            assert r.nest_size == nest
+            assert r.hand_size == (r.deck_size - nest) // 4
+            assert Rules.from_spec(r.spec()) == r
+    # dixie40 straight: 10 tricks a hand, the preset's bonus for 5 of them stays
+    r = Rules.from_spec("dixie40,nest_size=0")
+    assert (r.hand_size, r.out_of_play, r.most_tricks) == (10, 0, (5, 20))
+
+
+def test_most_tricks_at_half_the_tricks_or_fewer():
+    # RULES.md: the side that wins at least n tricks gets p more; with n at
+    # most half the tricks both sides may reach it
+    r = Rules.from_spec("full,most_tricks=3:5")
+    assert r.most_tricks == (3, 5) and Rules.from_spec(r.spec()) == r
+    assert Rules.from_spec("hasbro,most_tricks=1:20").most_tricks == (1, 20)
+
+
 def test_bid_levels():
     # RULES.md's preset table: (min, step, max) 70/5/120, 100/5/180, 65/5/120
     assert Rules.preset("full").bid_levels() == list(range(70, 121, 5))
@@ -384,7 +406,8 @@ def test_rules_made_by_with_knobs_calls_round_trip_through_their_spec(preset, ca
     ("full,nest_to=nobody", ["nest_to", "'nobody'"]),
     ("full,all_pass=shuffle", ["all_pass", "'shuffle'"]),
     ("full,most_tricks=a", ["most_tricks", "'a'"]),
-    ("full,most_tricks=3:5", ["most_tricks=3:5", "more than half"]),
+    ("full,most_tricks=0:5", ["most_tricks=0:5", "1 to 13"]),
+    ("full,most_tricks=14:5", ["most_tricks=14:5", "1 to 13"]),
     ("full,most_tricks=7:-5", ["most_tricks=7:-5", "0 or more"]),
     ("full,min_bid=72", ["min_bid=72", "multiple of 5"]),
     ("full,bid_step=0", ["bid_step=0", "positive"]),

@@ -125,6 +125,8 @@ def test_other_tables_equal_reference(rules):
     "hasbro,seats=5,teams=01000,hand_size=4,most_tricks=3:20",       # one against four
     "full,seats=6,teams=000111,hand_size=3,most_tricks=2:20",        # three against three, side by side
     "hasbro,teams=0111,hand_size=4,most_tricks=3:25",                # one against three
+    "hasbro,hand_size=4,most_tricks=2:20",                           # 2 of 4: a 2-2 split gives it to both
+    "hasbro,seats=3,teams=011,hand_size=3,most_tricks=1:15",         # 1 of 3: both sides as a rule
 ])
 def test_most_tricks_with_uneven_sides_equals_reference(spec):
     # the bonus goes to a side, however many seats it has: whoever reaches N tricks together
