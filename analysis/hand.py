@@ -99,7 +99,7 @@ class HandReport:
     bids: pd.DataFrame
     recommendation: Recommendation
     detail: pd.DataFrame = field(repr=False)
-    settled: bool | None = None  # with precision: did ev's standard errors reach it (else the samples ran out)
+    settled: bool | None = None  # with precision: is the recommendation settled (``settled``; else the samples ran out)
     time_limit: float | None = None
     timed_out: bool | None = None  # with time_limit: did it stop the sampling before ``samples`` (and precision)
 
@@ -298,11 +298,37 @@ def deciding_bids(rules: Rules, rec: Recommendation) -> list[int]:
     return levels[k:k + 2]
 
 
-def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: float) -> bool:
-    """True once ev's standard error at the deciding bids is at most ``precision`` points."""
+def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: float,
+            points: np.ndarray) -> bool:
+    """True once each part of the recommendation is settled: decided (its 95%
+    intervals on one side of the line) or pinned to within ``precision``
+    points of standard error, where the line is too close to call and either
+    side costs little.
+
+    The bid: at each deciding bid, the decision rule's test (P(make) >= 0.5
+    and ev >= 0) passes with both intervals clear of the line, or fails with
+    one of them wholly below it; else ev's standard error there is at most
+    ``precision``. The trump: the recommended trump's lead over each other
+    trump (paired, sample by sample) is above zero by its 95% interval, or
+    its standard error is at most ``precision``.
+    """
     rows = bids[bids["bid"].isin(deciding_bids(rules, rec))]
-    se = rows["ev_se"].to_numpy()
-    return bool(np.all(np.isfinite(se)) and np.all(se <= precision))
+    for r in rows.itertuples():
+        passes = r.p_make_lo >= 0.5 and r.ev_lo >= 0
+        fails = r.p_make_hi < 0.5 or r.ev_hi < 0
+        if not (passes or fails or (math.isfinite(r.ev_se) and r.ev_se <= precision)):
+            return False
+    n = len(points)
+    if n < 2:
+        return False
+    best = COLORS.index(rec.trump)
+    for k in range(len(COLORS)):
+        if k != best:
+            lead = (points[:, best] - points[:, k]).astype(float)
+            se = lead.std(ddof=1) / math.sqrt(n)
+            if not (lead.mean() - Z95 * se > 0 or se <= precision):
+                return False
+    return True
 
 
 # ------------------------------------------------------------------ advisor
@@ -320,8 +346,9 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
 
     ``samples`` deals are sampled (fewer when ``precision`` is given and the
     recommendation settles first: sampling runs in rounds of 100 and stops once
-    ev's standard error at the deciding bids is at most ``precision`` points,
-    judged after each hundred; or when ``time_limit`` seconds have passed:
+    each part of the recommendation is decided at 95% or pinned to within
+    ``precision`` points of standard error (``settled``), judged after each
+    hundred; or when ``time_limit`` seconds have passed:
     then no new round starts, so the run ends within about one round of the
     limit; with a limit a round is sized to a third of the time left at the
     rate so far, one sample a thread at least, and the first round always
@@ -379,7 +406,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
             own = points[np.arange(done), chosen]
             bids = bid_table(rules, own, defenders)
             rec = recommend(bids, trump_table(points, chosen))
-            if settled(rules, bids, rec, precision):
+            if settled(rules, bids, rec, precision, points):
                 break
 
     points, defenders, chosen = res.arrays()
@@ -404,6 +431,6 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         policy=getattr(policy, "name", type(policy).__name__), known=dict(sampler.known),
         constraints=sampler.constraints, precision=precision, trumps=trumps, bids=bids,
         recommendation=rec, detail=detail,
-        settled=None if precision is None else settled(rules, bids, rec, precision),
+        settled=None if precision is None else settled(rules, bids, rec, precision, points),
         time_limit=time_limit, timed_out=timed_out,
     )

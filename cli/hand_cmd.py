@@ -39,8 +39,10 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                    "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
               callback=lambda ctx, param, value: _number(value, "--precision", "a standard error in points", True),
-              help="Sample in rounds of 100 and stop once the standard error of ev at the deciding bids (the "
-                   "recommended bid and the next one up; min_bid when passing) is at most SE points.")
+              help="Sample in rounds of 100 and stop once the recommendation is settled: the bid and the "
+                   "trump each decided by their 95% intervals, or, too close to call, pinned to within SE "
+                   "points of standard error (ev at the recommended bid and the next one up; the best "
+                   "trump's lead over each other trump).")
 @click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
               callback=lambda ctx, param, value: _number(value, "--time-limit", "seconds", False),
               metavar="SECONDS",
@@ -122,13 +124,13 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     if fmt != "table" and report.samples < samples:
         # the table's header says so; a csv has no place for it
         why = (f"time limit {time_limit:g} s reached" if report.timed_out else
-               f"precision {precision:g} reached")
+               f"recommendation settled (--precision {precision:g})")
         click.echo(f"{why} after {plural(report.samples, 'sample')}: --samples {report.samples} "
                    f"--seed {report.seed} repeats this report", err=True)
     elif fmt != "table" and report.settled is False:
         # json has settled; a csv has no place for it, and the table's header says it
-        click.echo(f"precision {precision:g} not reached: the --samples cap stopped the run after "
-                   f"{plural(report.samples, 'sample')}", err=True)
+        click.echo(f"recommendation not settled at --precision {precision:g}: the --samples cap stopped the "
+                   f"run after {plural(report.samples, 'sample')}", err=True)
     if detail is not None:
         save_csv(report.detail, detail, "--detail")
     if plot is not None:
@@ -154,9 +156,9 @@ def _print_table(report) -> None:
         head += "  |  given " + ", ".join(extra)
     if d["precision"] is not None:
         head += (f"  |  precision {d['precision']:g}: " +
-                 ("reached" if d["settled"] else
-                  "NOT reached (the --time-limit stopped it)" if d["timed_out"] else
-                  "NOT reached (the --samples cap stopped it)"))
+                 ("settled" if d["settled"] else
+                  "NOT settled (the --time-limit stopped it)" if d["timed_out"] else
+                  "NOT settled (the --samples cap stopped it)"))
     if d["timed_out"]:
         head += (f"  |  time limit {d['time_limit']:g} s reached: --samples {d['samples']} --seed {d['seed']} "
                  f"repeats this report")

@@ -154,6 +154,60 @@ def test_precision_stops_early_on_the_same_samples():
     assert capped.to_dict()["settled"] is False
 
 
+def _deciding_rows(report):
+    bids = report.bids.set_index("bid")
+    levels = list(bids.index)
+    k = levels.index(report.recommendation.bid)
+    return bids.loc[levels[k]], bids.loc[levels[k + 1]]
+
+
+def _trump_leads(report):
+    """The recommended trump's lead over each other trump: (mean, standard error) from the samples."""
+    best = report.detail[f"points_{report.recommendation.trump}"].to_numpy(float)
+    out = {}
+    for t in "BRYG":
+        if t != report.recommendation.trump:
+            lead = best - report.detail[f"points_{t}"].to_numpy(float)
+            out[t] = (lead.mean(), lead.std(ddof=1) / math.sqrt(len(lead)))
+    return out
+
+
+def test_precision_stops_once_the_bid_and_trump_are_decided():
+    # a clear hand stops as soon as its intervals decide the bid and the trump, long before
+    # ev's standard error comes down to a tiny precision
+    r = analyze_hand("Rook B14 B13 B12 B10", SMALL, samples=500, seed=5, precision=0.01)
+    assert r.samples == 200 and r.settled is True
+    at, above = _deciding_rows(r)
+    assert at.p_make_lo >= 0.5 and at.ev_lo >= 0          # the recommended bid passes the rule clearly
+    assert above.p_make_hi < 0.5 or above.ev_hi < 0       # the next one up fails it clearly
+    assert at.ev_se > 0.01 and above.ev_se > 0.01         # not by the precision: by the decision
+    assert all(mean - 1.96 * se > 0 for mean, se in _trump_leads(r).values())
+    # the same samples as a run without the precision
+    whole = analyze_hand("Rook B14 B13 B12 B10", SMALL, samples=200, seed=5)
+    assert r.detail.equals(whole.detail) and r.recommendation == whole.recommendation
+
+
+def test_precision_keeps_sampling_while_the_trump_is_open():
+    # four 14s and the Rook: the bid is decided at 200 samples, the trump is a toss-up
+    loose = analyze_hand("Rook B14 R14 Y14 G14", SMALL, samples=500, seed=5, precision=2.0)
+    assert loose.samples == 200 and loose.settled is True
+    at, above = _deciding_rows(loose)
+    assert at.p_make_lo >= 0.5 and at.ev_lo >= 0 and (above.p_make_hi < 0.5 or above.ev_hi < 0)
+    leads = _trump_leads(loose)
+    assert any(mean - 1.96 * se <= 0 for mean, se in leads.values())  # not decided...
+    assert all(se <= 2.0 for _, se in leads.values())                  # ...but pinned within 2 points
+    tight = analyze_hand("Rook B14 R14 Y14 G14", SMALL, samples=500, seed=5, precision=0.01)
+    assert tight.samples == 500 and tight.settled is False
+
+
+def test_precision_keeps_sampling_while_the_bid_is_close():
+    # ev at the recommended bid straddles 0 with a standard error above the precision
+    r = analyze_hand("B6 R7 Y8 G6 G7", SMALL, samples=300, seed=5, precision=2.0)
+    assert r.samples == 300 and r.settled is False
+    at = r.bids.set_index("bid").loc[r.recommendation.bid]
+    assert at.ev_lo < 0 <= at.ev and at.ev_se > 2.0
+
+
 class _FakeClock:
     """time.monotonic for analysis.hand: every sample solved takes half a second."""
 
@@ -229,7 +283,7 @@ def test_cli_time_limit(monkeypatch):
     assert (doc["samples"], doc["time_limit"], doc["timed_out"], doc["settled"]) == (2, 30.0, True, False)
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
             "--time-limit", "30", "--precision", "0.01")
-    assert "precision 0.01: NOT reached (the --time-limit stopped it)" in r.stdout.splitlines()[0]
+    assert "precision 0.01: NOT settled (the --time-limit stopped it)" in r.stdout.splitlines()[0]
     # a csv has no place for the count: standard error says it
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "1",
             "--time-limit", "30", "--format", "csv")
@@ -265,10 +319,10 @@ def test_cli_csv_says_on_standard_error_when_precision_stopped_it():
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--precision", "50",
             "--format", "csv")
     assert r.exit_code == 0, r.output
-    assert r.stderr.strip().splitlines()[-1] == ("precision 50 reached after 100 samples: --samples 100 --seed 5 "
+    assert r.stderr.strip().splitlines()[-1] == ("recommendation settled (--precision 50) after 100 samples: --samples 100 --seed 5 "
                                                  "repeats this report")
     whole = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--format", "csv")
-    assert "reached after" not in whole.stderr
+    assert "settled" not in whole.stderr
 
 
 def test_decision_rule_and_wilson():
@@ -540,11 +594,11 @@ def test_cli_csv_says_on_standard_error_when_the_cap_stopped_short_of_the_precis
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "0.5",
             "--format", "csv")
     assert r.exit_code == 0, r.output
-    assert r.stderr.strip().splitlines()[-1] == ("precision 0.5 not reached: the --samples cap stopped the run "
-                                                 "after 30 samples")
+    assert r.stderr.strip().splitlines()[-1] == ("recommendation not settled at --precision 0.5: the --samples "
+                                                 "cap stopped the run after 30 samples")
     met = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "1e6",
               "--format", "csv")
-    assert "not reached" not in met.stderr and "reached after" not in met.stderr
+    assert "settled" not in met.stderr
 
 
 @pytest.mark.parametrize("value", ["nan", "inf"])
