@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rook_analyze.solver.errors import RookError
+from rook_analyze.solver.errors import RookError, plural
 
 from .inputs import output_file
 
@@ -75,7 +75,7 @@ def bid_curve(report: "HandReport") -> Figure:
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn()}\n"
         f"rules {report.rules.spec()}, {report.seat} declares, {report.dealer} deals, {report.leader} leads; "
-        f"{report.samples} samples, seed {report.seed}",
+        f"{plural(report.samples, 'sample')}, seed {report.seed}",
         fontsize="medium",
     )
     return fig

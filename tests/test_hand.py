@@ -456,6 +456,14 @@ def test_bid_curve_draws_the_reports_figures_with_bands_and_labels(small_report)
     assert any(np.all(np.asarray(line.get_xdata()) == rep.recommendation.bid) for line in ax.get_lines())
 
 
+def test_bid_curve_title_counts_the_samples():
+    from rook_analyze.analysis.plots import bid_curve
+
+    for n, said in ((1, "1 sample, seed 3"), (2, "2 samples, seed 3")):
+        title = bid_curve(analyze_hand(SMALL_HAND, SMALL, samples=n, seed=3)).get_axes()[0].get_title()
+        assert said in title, title
+
+
 def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
