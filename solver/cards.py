@@ -86,8 +86,8 @@ class Card:
         if self.color is None:
             if self.number not in (1, 2):
                 raise InvalidCardError(f"bird number {self.number!r}: must be 1 (Rook) or 2 (Rook2)")
-        elif self.color not in COLORS:
-            raise InvalidCardError(f"color {self.color!r}: must be one of B, R, Y, G")
+        elif not isinstance(self.color, str) or self.color not in COLORS:
+            raise InvalidCardError(f"color {shown(self.color)}: must be one of B, R, Y, G")
         elif not 1 <= self.number <= 14:
             raise InvalidCardError(f"number {self.number!r}: must be 1..14")
 

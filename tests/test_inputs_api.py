@@ -449,3 +449,18 @@ def test_match_winner_checks_totals_and_target():
     raises(RookError, b"B14", match_winner, b"B14", 300)
     raises(RookError, -5, match_winner, [1, 2], -5)
     assert match_winner([310, 200], 300) == 0 and match_winner([310, 310], 300) is None
+
+
+ARRAY = np.array([0, 1])  # an array where one name belongs: its == compares every element
+
+
+@pytest.mark.parametrize("knob", ["bird", "double_bird", "first_lead", "bird_play", "nest_to", "all_pass"])
+def test_an_array_is_no_knob_value(knob):
+    raises(RulesError, ARRAY, Rules.preset("hasbro").with_knobs, **{knob: ARRAY})
+
+
+def test_an_array_is_no_color():
+    rules = Rules.preset("full")
+    raises(InvalidCardError, ARRAY, Card, ARRAY, 5)
+    raises(RulesError, ARRAY, rules.color_order, ARRAY, "B")
+    raises(RulesError, ARRAY, rules.color_order, None, ARRAY)
