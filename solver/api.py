@@ -508,6 +508,8 @@ class Solver:
     def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                   dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
         """A line of perfect play to the end of the hand (as the module's ``play_line``), on this solver's table."""
+        if isinstance(trick, Iterator):  # read twice below: a generator would be spent by the first read
+            trick = list(trick)
         pos = _position(deal, trump, declarer, leader, dealer, trick)  # checks every input first
         rules = deal.rules
         trump = rules.check_trump(trump)

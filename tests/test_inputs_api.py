@@ -464,3 +464,13 @@ def test_an_array_is_no_color():
     raises(InvalidCardError, ARRAY, Card, ARRAY, 5)
     raises(RulesError, ARRAY, rules.color_order, ARRAY, "B")
     raises(RulesError, ARRAY, rules.color_order, None, ARRAY)
+
+
+def test_a_trick_given_as_an_iterator_is_read_once(small):
+    # play_line reads the trick twice (the position, then the cards of its line): an
+    # iterator was spent by the first read and the line went on as if nothing was played
+    c1, c2 = _two_cards(small, "B")
+    want = api.play_line(small, "B", "N", trick=[c1, c2])
+    assert api.play_line(small, "B", "N", trick=iter([c1, c2])) == want
+    assert api.play_line(small, "B", "N", trick=(c for c in (c1.rdn(), c2.rdn()))) == want
+    assert len(want) == sum(len(h) for h in small.hands) - 2 and want[0].card not in (c1, c2)
