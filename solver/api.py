@@ -661,6 +661,8 @@ def play_line(deal: Deal, trump: str, declarer: str | int, leader: str | int | N
 def _broadcast(value, m: int, name: str) -> list:
     if isinstance(value, (str, int, np.integer)) or value is None:
         return [value] * m
+    if isinstance(value, (set, frozenset)):  # its order would follow the hash seed
+        raise DealError(f"{name} {shown(value)}: a set has no order; give one value a deal, in the deals' order")
     try:
         out = list(value)
     except TypeError:

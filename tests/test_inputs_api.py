@@ -474,3 +474,13 @@ def test_a_trick_given_as_an_iterator_is_read_once(small):
     assert api.play_line(small, "B", "N", trick=iter([c1, c2])) == want
     assert api.play_line(small, "B", "N", trick=(c for c in (c1.rdn(), c2.rdn()))) == want
     assert len(want) == sum(len(h) for h in small.hands) - 2 and want[0].card not in (c1, c2)
+
+
+@pytest.mark.parametrize("arg", ["trumps", "declarers", "leaders", "groups"])
+def test_solve_batch_values_a_deal_are_no_set(small, arg):
+    # a set's order follows the hash seed: which deal got which value changed from run to run
+    values = {"trumps": {"B", "R"}, "declarers": {"N", "E"}, "leaders": {"N", "E"},
+              "groups": frozenset([1, 2])}[arg]
+    kwargs = {"trumps": "B", "declarers": "N", arg: values}
+    msg = raises(DealError, values, solve_batch, [small, small], **kwargs)
+    assert "a set has no order" in msg
