@@ -72,3 +72,31 @@ def test_command_sections_point_to_the_library(section, call):
     body = text[text.index(section):]
     body = body[:body.index("\n### ", 1)]
     assert f"From Python: {call}" in body and "Library use" in body
+
+
+def _exported_functions():
+    import rook_analyze.analysis as analysis
+    import rook_analyze.solver as solver
+
+    for module in (solver, analysis):
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if callable(obj) and not isinstance(obj, type):
+                yield f"{module.__name__}.{name}", obj
+
+
+EXPORTED = list(_exported_functions())
+
+
+@pytest.mark.parametrize("name, fn", EXPORTED, ids=[name for name, _ in EXPORTED])
+def test_every_optional_argument_is_documented(name, fn):
+    # the exported functions' docstrings name each argument a caller may leave out
+    # (``seed``, or ``progress(k)``), or send the reader to solve's ("Arguments as ``solve``")
+    import inspect
+
+    doc = inspect.getdoc(fn) or ""
+    optional = [p for p, v in inspect.signature(fn).parameters.items() if v.default is not inspect.Parameter.empty]
+    if "as ``solve``" in doc:
+        optional = [p for p in optional if p not in ("leader", "dealer", "trick")]
+    missing = [p for p in optional if f"``{p}``" not in doc and f"``{p}(" not in doc]
+    assert not missing, f"{name}: {missing} not in its docstring"
