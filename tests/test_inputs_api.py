@@ -484,3 +484,10 @@ def test_solve_batch_values_a_deal_are_no_set(small, arg):
     kwargs = {"trumps": "B", "declarers": "N", arg: values}
     msg = raises(DealError, values, solve_batch, [small, small], **kwargs)
     assert "a set has no order" in msg
+
+
+def test_bytes_are_no_cards(small):
+    # bytes iterate as numbers: the message named a number (78) rather than what was given
+    raises(InvalidCardError, b"B5", Hand.from_cards, b"B5")
+    c1, _ = _two_cards(small, "B")
+    raises(InvalidCardError, c1.rdn().encode(), solve, small, "B", "N", trick=c1.rdn().encode())
