@@ -357,8 +357,10 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     cards the bidder knows (``{"E": "B14"}``, ``["E:B14", "nest:G1"]`` or one
     such text); ``constraints`` narrow the other hands (``"E:B>=3"``, or a
     list). Numbers must be whole numbers where counts are meant (``samples``,
-    ``seed``, ``threads``): 2.9 or True is an error, not 2 or 1. ``progress(k)`` is
-    called as solves finish: 4 per sample."""
+    ``seed``, ``threads``): 2.9 or True is an error, not 2 or 1. ``threads``:
+    solver threads (None: every core). ``policy``: the declarer's nest policy
+    (``trump``, ``discard`` and ``choose``; ``HeuristicPolicy`` by default).
+    ``progress(k)`` is called as solves finish: 4 per sample."""
     rules = Rules.from_spec(rules)
     if not rules.has_auction:
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")

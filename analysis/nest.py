@@ -399,7 +399,10 @@ def nest_candidates(hand: Hand | str, nest: Hand | str, rules: Rules | str, limi
                     trumps: Sequence[str] | None = None, policy: NestPolicy = DEFAULT_POLICY,
                     per_trump: int = QUICK_PER_TRUMP) -> list[Candidate]:
     """The options worth solving (see the module docstring), best quick
-    estimate first; the policy's own choice is always among them."""
+    estimate first: at most ``limit``, of the ``trumps`` given (None: all),
+    with each trump's ``per_trump`` best discards by the quick estimate in
+    the pool. The own choice of ``policy`` is always among them when its
+    trump is."""
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
     trumps = allowed_trumps(rules, trumps)
@@ -742,7 +745,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     the best-measured option replaces the policy's own choice only when it
     leads it (by more than 0) by at least ``margin`` standard errors of their
     paired difference (0: always the best-measured, the policy's choice
-    among equals). ``progress(k)``
+    among equals). ``top``: the options ``to_dict``, ``to_frame`` and
+    ``top_options`` give (``options`` holds all). ``seed``, ``threads`` and
+    ``policy`` as in ``analyze_hand``. ``progress(k)``
     is called as solves finish; ``planned_solves(halving_schedule(...))`` is
     the total."""
     rules = Rules.from_spec(rules)

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
-from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand
+from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, shown
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import IllegalActionError
 from rook_analyze.solver.rules import Rules
@@ -130,8 +130,8 @@ class HeuristicPolicy:
         rules = Rules.from_spec(rules)
         cards = as_hand(cards, rules)
         trump = rules.check_trump(trump) if isinstance(trump, str) else trump
-        if trump not in rules.trumps:
-            raise IllegalActionError(f"trump {trump!r}: choose one of {', '.join(rules.trumps)}")
+        if not isinstance(trump, str) or trump not in rules.trumps:
+            raise IllegalActionError(f"trump {shown(trump)}: choose one of {', '.join(rules.trumps)}")
         need = rules.nest_size
         if len(cards) != rules.hand_size + need:
             raise IllegalActionError(

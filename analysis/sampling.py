@@ -95,11 +95,11 @@ class Constraint:
         if isinstance(feature, str):
             feature = feature.strip()
             feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
-        if feature not in FEATURES:
+        if not isinstance(feature, str) or feature not in FEATURES:
             raise ConstraintError(f"constraint {shown}: feature {self.feature!r} must be one of "
                                   f"{', '.join(FEATURES)}")
         op = self.op.strip() if isinstance(self.op, str) else self.op
-        if op not in _OPS:
+        if not isinstance(op, str) or op not in _OPS:
             raise ConstraintError(f"constraint {shown}: operator {self.op!r} must be one of "
                                   f"{' '.join(_OPS)}")
         if not is_whole(self.value):
@@ -153,7 +153,7 @@ class Constraint:
 def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
     """The value of a constraint feature for a hand: a color's length, the
     points in counters, or the number of birds."""
-    if feature not in FEATURES:
+    if not isinstance(feature, str) or feature not in FEATURES:
         raise ConstraintError(f"feature {feature!r}: choose one of {', '.join(FEATURES)}")
     rules = Rules.from_spec(rules)  # a spec too, as Constraint.holds takes it; None is refused there
     mask = as_hand(hand, rules, "hand", masks=True).mask  # a mask too is checked against the deck

@@ -508,6 +508,8 @@ class Solver:
     def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                   dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
         """A line of perfect play to the end of the hand (as the module's ``play_line``), on this solver's table."""
+        if isinstance(trick, Iterator):  # read twice below: a generator would be spent by the first read
+            trick = list(trick)
         pos = _position(deal, trump, declarer, leader, dealer, trick)  # checks every input first
         rules = deal.rules
         trump = rules.check_trump(trump)
@@ -635,7 +637,8 @@ def solve(deal: Deal, trump: str, declarer: str | int, leader: str | int | None 
 def card_values(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                 dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
     """Declaring side's points after each legal card of the seat to play, best
-    first for that seat (equals in canonical card order)."""
+    first for that seat (equals in canonical card order): a dict from Card
+    to points. Arguments as ``solve``."""
     return _thread_solver().card_values(deal, trump, declarer, leader, dealer, trick)
 
 
@@ -659,6 +662,8 @@ def play_line(deal: Deal, trump: str, declarer: str | int, leader: str | int | N
 def _broadcast(value, m: int, name: str) -> list:
     if isinstance(value, (str, int, np.integer)) or value is None:
         return [value] * m
+    if isinstance(value, (set, frozenset)):  # its order would follow the hash seed
+        raise DealError(f"{name} {shown(value)}: a set has no order; give one value a deal, in the deals' order")
     try:
         out = list(value)
     except TypeError:
@@ -787,10 +792,14 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     """Declaring side's double-dummy points for many deals, spread over threads.
 
     ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
-    deal. The values do not depend on ``threads`` (the node counts do).
-    ``progress(k)`` is called with the number of deals finished since the
-    last call. Each thread's table is kept for the next call
-    (``release_tables`` frees them).
+    deal (a list, tuple or array in the deals' order); ``leaders`` None and
+    ``dealer`` (one for all) as in ``solve``. Returns the points as a numpy
+    int64 array, one a deal; with ``return_nodes``, a pair (points, nodes
+    searched). ``threads``: None for every core. The values do not depend on
+    ``threads`` (the node counts do). ``progress(k)`` is called with the
+    number of deals finished since the last call. ``tt_bits``: log2 of each
+    thread's table entries (None: ``ROOK_ANALYZE_TT_BITS``, else 21). Each
+    thread's table is kept for the next call (``release_tables`` frees them).
 
     ``groups``: None, or a label per deal (any hashable; a single str or
     int: the same label for all). Deals with the same label and the same

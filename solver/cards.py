@@ -86,8 +86,8 @@ class Card:
         if self.color is None:
             if self.number not in (1, 2):
                 raise InvalidCardError(f"bird number {self.number!r}: must be 1 (Rook) or 2 (Rook2)")
-        elif self.color not in COLORS:
-            raise InvalidCardError(f"color {self.color!r}: must be one of B, R, Y, G")
+        elif not isinstance(self.color, str) or self.color not in COLORS:
+            raise InvalidCardError(f"color {shown(self.color)}: must be one of B, R, Y, G")
         elif not 1 <= self.number <= 14:
             raise InvalidCardError(f"number {self.number!r}: must be 1..14")
 
@@ -228,6 +228,8 @@ def as_cards(value: object, what: str = "cards") -> list[Card]:
         return [Card.from_rdn(t) for t in _SPLIT_RE.split(value.strip()) if t]
     if isinstance(value, Card):
         return [value]
+    if isinstance(value, (bytes, bytearray)):  # they iterate as numbers
+        raise InvalidCardError(f"{what} {shown(value)}: expected cards as text (str), not bytes")
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
@@ -257,8 +259,8 @@ class Hand:
     @classmethod
     def from_cards(cls, cards: Iterable[Card]) -> "Hand":
         """A hand of the given cards (Card objects, or card texts such as 'B14'); each at most once."""
-        if isinstance(cards, str):
-            raise InvalidCardError(f"cards {cards!r}: expected Cards; parse text with Hand.from_rdn")
+        if isinstance(cards, (str, bytes, bytearray)):
+            raise InvalidCardError(f"cards {shown(cards)}: expected Cards; parse text with Hand.from_rdn")
         try:
             it = iter(cards)
         except TypeError:

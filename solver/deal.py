@@ -215,7 +215,9 @@ def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = None) -> Deal:
     """One uniformly random deal: ``hand_size`` cards a seat, ``nest_size`` to
-    the nest, any remainder out of play. Reproducible per seed."""
+    the nest, any remainder out of play. ``seed``: None (fresh randomness), a
+    whole number 0 or more (the same deal for the same seed and rules), or a
+    numpy Generator, SeedSequence or BitGenerator."""
     rules = Rules.from_spec(rules)
     rng = seeded_rng(seed)
     deck = np.array(mask_indices(rules.deck_mask), dtype=np.int64)
@@ -236,7 +238,7 @@ def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = Non
 
 
 def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Iterator[Deal]:
-    """``count`` random deals from one seeded stream."""
+    """``count`` random deals from one seeded stream (``seed`` as ``random_deal``'s)."""
     # checked here, not at the first next(): a generator function would check late
     rules = Rules.from_spec(rules)
     given, count = count, _as_index(count)  # a numpy integer too, as the seed

@@ -130,6 +130,11 @@ class Rules:
                 knobs[key] = tuple(_whole_or_as_is(x) for x in value)
             elif key in _INT_KNOBS:
                 knobs[key] = _whole_or_as_is(value)
+            elif key in _CHOICE_KNOBS:  # before == "none" below: an array's == compares every element
+                raise RulesError(f"rules knob {key}={shown(value)}: expected one of "
+                                 f"{', '.join(_CHOICE_KNOBS[key])}")
+            elif key in _BOOL_KNOBS and not isinstance(value, bool):
+                raise RulesError(f"rules knob {key}={shown(value)}: expected true or false")
         seats = knobs.get("seats", self.seats)
         if _is_int(seats) and not 2 <= seats <= 6:
             raise RulesError(f"seats={seats}: must be 2..6")
@@ -254,6 +259,9 @@ class Rules:
         for key in _BOOL_KNOBS + ("no_trump",):
             if not isinstance(getattr(self, key), bool):
                 raise wrong(key, "true or false")
+        for key, choices in _CHOICE_KNOBS.items():
+            if not isinstance(getattr(self, key), str):
+                raise wrong(key, f"one of {', '.join(choices)}")
         for key in _INT_KNOBS + ("seats", "bird_points"):
             v = getattr(self, key)
             if not is_int(v) and not (v is None and key in _BID_KNOBS):
@@ -434,11 +442,11 @@ class Rules:
         ``trump`` is a color, ``none`` or None (no trump), case ignored."""
         given = color
         color = color.strip().upper() if isinstance(color, str) else color
-        if color not in COLORS:
-            raise RulesError(f"color {given!r}: choose one of {' '.join(COLORS)}")
+        if not isinstance(color, str) or color not in COLORS:
+            raise RulesError(f"color {shown(given)}: choose one of {' '.join(COLORS)}")
         if trump is not None:  # a trump color or none (no trump), case ignored, as check_trump reads it
             t = trump.strip().upper() if isinstance(trump, str) else trump
-            if t != "NONE" and t not in COLORS:
+            if not isinstance(t, str) or (t != "NONE" and t not in COLORS):
                 raise RulesError(f"trump {shown(trump)}: expected a trump color ({' '.join(COLORS)}), "
                                  f"none or None")
             trump = None if t == "NONE" else t

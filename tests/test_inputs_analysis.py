@@ -528,3 +528,15 @@ def test_hand_features_refuse_what_is_no_hand_of_the_deck(hand, quoted):
 def test_constraints_take_ascii_digits_only():
     with raises(ConstraintError, "'E:B>=\u0663'"):
         Constraint.parse("E:B>=\u0663")
+
+
+def test_an_array_is_no_feature_operator_or_trump():
+    bad = np.array([0, 1])
+    with raises(ConstraintError, "feature array([0, 1])"):
+        Constraint("E", bad, ">=", 3)
+    with raises(ConstraintError, "operator array([0, 1])"):
+        Constraint("E", "B", bad, 3)
+    rules = Rules.from_spec(TINY)
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    with raises(IllegalActionError, "trump array([0, 1])"):
+        HeuristicPolicy().discard(cards, bad, rules)

@@ -449,3 +449,45 @@ def test_match_winner_checks_totals_and_target():
     raises(RookError, b"B14", match_winner, b"B14", 300)
     raises(RookError, -5, match_winner, [1, 2], -5)
     assert match_winner([310, 200], 300) == 0 and match_winner([310, 310], 300) is None
+
+
+ARRAY = np.array([0, 1])  # an array where one name belongs: its == compares every element
+
+
+@pytest.mark.parametrize("knob", ["bird", "double_bird", "first_lead", "bird_play", "nest_to", "all_pass"])
+def test_an_array_is_no_knob_value(knob):
+    raises(RulesError, ARRAY, Rules.preset("hasbro").with_knobs, **{knob: ARRAY})
+
+
+def test_an_array_is_no_color():
+    rules = Rules.preset("full")
+    raises(InvalidCardError, ARRAY, Card, ARRAY, 5)
+    raises(RulesError, ARRAY, rules.color_order, ARRAY, "B")
+    raises(RulesError, ARRAY, rules.color_order, None, ARRAY)
+
+
+def test_a_trick_given_as_an_iterator_is_read_once(small):
+    # play_line reads the trick twice (the position, then the cards of its line): an
+    # iterator was spent by the first read and the line went on as if nothing was played
+    c1, c2 = _two_cards(small, "B")
+    want = api.play_line(small, "B", "N", trick=[c1, c2])
+    assert api.play_line(small, "B", "N", trick=iter([c1, c2])) == want
+    assert api.play_line(small, "B", "N", trick=(c for c in (c1.rdn(), c2.rdn()))) == want
+    assert len(want) == sum(len(h) for h in small.hands) - 2 and want[0].card not in (c1, c2)
+
+
+@pytest.mark.parametrize("arg", ["trumps", "declarers", "leaders", "groups"])
+def test_solve_batch_values_a_deal_are_no_set(small, arg):
+    # a set's order follows the hash seed: which deal got which value changed from run to run
+    values = {"trumps": {"B", "R"}, "declarers": {"N", "E"}, "leaders": {"N", "E"},
+              "groups": frozenset([1, 2])}[arg]
+    kwargs = {"trumps": "B", "declarers": "N", arg: values}
+    msg = raises(DealError, values, solve_batch, [small, small], **kwargs)
+    assert "a set has no order" in msg
+
+
+def test_bytes_are_no_cards(small):
+    # bytes iterate as numbers: the message named a number (78) rather than what was given
+    raises(InvalidCardError, b"B5", Hand.from_cards, b"B5")
+    c1, _ = _two_cards(small, "B")
+    raises(InvalidCardError, c1.rdn().encode(), solve, small, "B", "N", trick=c1.rdn().encode())

@@ -444,23 +444,6 @@ def test_cli_csv_has_the_same_columns_with_or_without_a_bid():
     assert all(r["p_make"] != "" for r in rows[True])
 
 
-def test_readme_nest_library_example_runs():
-    # the README's library example for nest, run as written (16 layouts, the default)
-    import re
-    from pathlib import Path
-
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    code = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S)
-                if b.startswith("from rook_analyze.analysis import analyze_nest"))
-    scope: dict = {}
-    exec(compile(code, "README.md", "exec"), scope)
-    report = scope["report"]
-    first = report.options.iloc[0]
-    assert (first["trump"], first["discard"]) == (report.recommendation.trump, report.recommendation.discard.rdn())
-    assert list(report.detail.columns) == ["option", "trump", "discard", "sample", "deal", "points"]
-    assert report.bid == 100 and report.options["p_make"].notna().all()
-
-
 def test_a_lead_in_p_make_is_written_as_a_probability():
     """With --objective p_make the lead over the policy's choice is a
     difference of probabilities: written to one decimal, a lead of 0.25 +-
