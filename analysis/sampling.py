@@ -23,14 +23,20 @@ constraint). Constraints that cannot hold, judged one feature at a time
 (each range against the least and most a place can hold, the lower bounds
 together against what the unseen cards hold, and the upper bounds, with what
 the unconstrained places can take, against the same) are a
-``ConstraintError`` up front. Combinations impossible in subtler ways
-(``E:rook=1`` with ``E:counters<20``), and those that hold too rarely to be
-sampled, are judged once per sampler, at its first deal, by a pilot run of a
-fixed generator of its own (never the seed): no deal in ``max_tries`` tries
-(rounded up to a multiple of 64) is one error, whatever the seed or sample,
-never a hang. When the pilot finds deals, a sample may take 50 times the
-tries a pilot hit took (at least ``max_tries``), so a rare combination that
-can be met is dealt, slowly, and does not stop part way through a run.
+``ConstraintError`` up front. How rare the rest are is judged once per
+sampler, at its first deal, by a pilot run of a fixed generator of its own
+(never the seed). Those the pilot meets ``PILOT_HITS`` times in
+``max_tries`` tries are rejected as above: a sample may take 50 times the
+tries a pilot hit took (at least ``max_tries``), so a rare combination does
+not stop part way through a run. Rarer ones are dealt exactly
+(``_ExactDealer``: the deals that meet them counted kind of card by kind of
+card, and drawn in proportion, uniform as rejection's are), and a
+combination impossible in subtler ways (``E:rook=1`` with
+``E:counters<20``) is found so for certain: an error before the first
+sample, never a hang. Only where that count would grow too big (many
+constrained places with counter totals, past ``_ExactDealer.MAX_WORK``
+splits tried) does a rare set keep to rejection, and one no pilot deal meets stop
+with an error.
 
 Reproducible: sample ``i`` of seed ``s`` is dealt from its own generator,
 ``numpy.random.default_rng(SeedSequence(s, spawn_key=(i,)))`` (the ``i``-th
@@ -40,6 +46,7 @@ samples came before it, on batching or on the number of workers.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -292,6 +299,7 @@ class DealSampler:
         self._checks = self._prepare_checks()
         self._tries: int | None = None  # the per-sample budget, set by the pilot (_budget)
         self._pilot: tuple[int, int] = (1, 1)
+        self._exact: _ExactDealer | None = None  # for constraints too rare to reject (_budget)
 
     # ------------------------------------------------------------ feasibility
     def _prepare_checks(self) -> list[tuple[int, np.ndarray, float, float]]:
@@ -407,6 +415,8 @@ class DealSampler:
         if not self._checks:
             return pool[rng.permutation(len(pool))]
         budget = self._budget()
+        if self._exact is not None:
+            return self._exact.draw(rng)
         tries = 0
         block = np.broadcast_to(pool, (BLOCK, len(pool)))
         while tries < budget:
@@ -431,13 +441,16 @@ class DealSampler:
 
     def _budget(self) -> int:
         """Tries one sample may take before it gives up. Judged once per
-        sampler, from a pilot run of its own fixed generator, so whether the
-        constraints can be sampled depends on them alone, never on the seed,
-        the sample's index or how many samples are asked for: no deal in
-        ``max_tries`` pilot tries is an error before the first sample; else a
-        sample may take ``PILOT_SAFETY`` times the tries a hit took in the
-        pilot (at least ``max_tries``), so a possible combination, however
-        rare, practically never stops part way through a run."""
+        sampler, from a pilot run of its own fixed generator, so how the
+        constraints are sampled depends on them alone, never on the seed, the
+        sample's index or how many samples are asked for. When the pilot meets
+        them ``PILOT_HITS`` times within ``max_tries`` tries, a sample may take
+        ``PILOT_SAFETY`` times the tries a hit took (at least ``max_tries``).
+        Rarer ones go to the exact dealer (``_ExactDealer``): it deals them
+        directly, and finds for certain when nothing meets them (an error
+        before the first sample); only where it would grow too big (many
+        constrained places with counter totals) does a rare set keep to
+        rejection, or, with no pilot hit, stop with an error."""
         if self._tries is None:
             rng = np.random.default_rng(np.random.SeedSequence(PILOT_ENTROPY))
             block = np.broadcast_to(self._pool, (BLOCK, len(self._pool)))
@@ -445,14 +458,23 @@ class DealSampler:
             while tries < self.max_tries and hits < PILOT_HITS:
                 hits += len(self._hits(rng.permuted(block, axis=1)))
                 tries += BLOCK
-            if not hits:
+            if hits < PILOT_HITS:
+                exact = _ExactDealer.build(self._pool, self._free, self._checks)
+                if exact is not None:
+                    if exact.deals == 0:
+                        raise ConstraintError(
+                            f"impossible constraints {', '.join(repr(c.text()) for c in self.constraints)}: "
+                            f"no deal meets them all"
+                        )
+                    self._exact = exact
+            if not hits and self._exact is None:
                 raise ConstraintError(
                     f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries:,} "
                     f"tries met them all; they are impossible together or too rare to sample "
                     f"(fewer than 1 deal in {tries:,} meets them)"
                 )
-            self._pilot = (hits, tries)
-            need = -(-PILOT_SAFETY * tries // hits)
+            self._pilot = (max(hits, 1), tries)
+            need = -(-PILOT_SAFETY * tries // max(hits, 1))
             self._tries = max(self.max_tries, -(-need // BLOCK) * BLOCK)
         return self._tries
 
@@ -471,6 +493,188 @@ class DealSampler:
             masks[p] = m
         r = self.rules
         return Deal(r, tuple(Hand(m) for m in masks[:r.seats]), Hand(masks[r.seats]))
+
+
+class _ExactDealer:
+    """Deals that meet the constraints, drawn directly: uniform among them,
+    as rejection's are, for constraints too rare to reject.
+
+    The unseen cards fall into kinds, cards alike in every constrained
+    feature (a color's cards of one counter value, the Rook). A deal's worth
+    to the constraints is how many cards of each kind go to each constrained
+    place, and the deals giving one such table number the product over kinds
+    of the multinomial ways to split that kind. A dynamic program over the
+    kinds counts, for each partial table, the deals that complete it within
+    the constraints (exact integers); a sample then chooses each kind's split
+    with probability proportional to its deals, deals each kind's cards at
+    random among its places, and the rest at random among the unconstrained
+    places.
+    """
+
+    # past this many splits tried the program is too slow in Python (a few seconds): keep to
+    # rejection. Counted, not timed, so the choice never depends on the machine.
+    MAX_WORK = 1_000_000
+
+    def __init__(self, pool, free, checks, kinds, places, rest_room, memo, start) -> None:
+        self.pool, self.free, self.checks = pool, free, checks
+        self.kinds, self.places, self.rest_room = kinds, places, rest_room
+        self._memo, self._start = memo, start
+        # the hands of the constrained places, times the ways to split the rest among the others
+        rest_ways = math.factorial(rest_room)
+        for p, k in enumerate(free):
+            if p not in places:
+                rest_ways //= math.factorial(k)
+        self.deals = memo[(0, start)] * rest_ways  # deals that meet the constraints
+
+    @classmethod
+    def build(cls, pool: np.ndarray, free: list[int], checks) -> "_ExactDealer | None":
+        places = sorted({p for p, _, _, _ in checks})
+        rest_room = sum(k for p, k in enumerate(free) if p not in places)
+        # kinds: cards alike in every checked feature, grouped in card order
+        keys: dict[tuple, list[int]] = {}
+        for c in pool.tolist():
+            keys.setdefault(tuple(int(t[c]) for _, t, _, _ in checks), []).append(c)
+        kinds = [(key, cards) for key, cards in sorted(keys.items(), key=lambda kv: kv[1][0])]
+        n = len(kinds)
+        # a check's sum is settled after the last kind that adds to it: then judged and dropped
+        last = [max((i for i, (key, _) in enumerate(kinds) if key[j]), default=-1) for j in range(len(checks))]
+        col = [places.index(p) for p, _, _, _ in checks]
+        lows = [lo for _, _, lo, _ in checks]
+        highs = [hi for _, _, _, hi in checks]
+        start = (tuple(0 for _ in places), tuple(0 for _ in checks))
+        memo: dict = {}
+        splits_of: dict = {}
+        work = [0]
+
+        def splits(count: int, room: tuple[int, ...], rest: int) -> list[tuple[tuple[int, ...], int]]:
+            # every way to send ``count`` cards of a kind to the constrained places within their
+            # room, the rest to the unconstrained ones, with its multinomial count
+            key = (count, room, rest)
+            if key not in splits_of:
+                out = []
+
+                def walk(k: int, left: int, taken: tuple[int, ...], ways: int) -> None:
+                    if k == len(room):
+                        if left <= rest:
+                            out.append((taken, ways))
+                        return
+                    for m in range(min(left, room[k]) + 1):
+                        walk(k + 1, left - m, taken + (m,), ways * math.comb(left, m))
+                walk(0, count, (), 1)
+                splits_of[key] = out
+            return splits_of[key]
+
+        def count_from(i: int, used: tuple[int, ...], sums: tuple[int, ...]) -> int:
+            key = (i, (used, sums))
+            got = memo.get(key)
+            if got is not None:
+                return got
+            if i == n:
+                total = 1
+            else:
+                kind_key, cards = kinds[i]
+                room = tuple(free[p] - u for p, u in zip(places, used))
+                rest = rest_room - (sum(len(c) for _, c in kinds[:i]) - sum(used))
+                total = 0
+                options = splits(len(cards), room, rest)
+                work[0] += len(options)
+                if work[0] > cls.MAX_WORK:
+                    raise _TooBig
+                for taken, ways in options:
+                    new = list(sums)
+                    ok = True
+                    for j in range(len(checks)):
+                        if kind_key[j]:
+                            v = new[j] + kind_key[j] * taken[col[j]]
+                            if v > highs[j]:
+                                ok = False
+                                break
+                            new[j] = int(min(v, lows[j])) if highs[j] == np.inf else v
+                        if last[j] == i:
+                            if not lows[j] <= new[j] <= highs[j]:
+                                ok = False
+                                break
+                            new[j] = 0
+                    if ok:
+                        total += ways * count_from(i + 1, tuple(u + t for u, t in zip(used, taken)), tuple(new))
+            memo[key] = total
+            return total
+
+        # checks no card adds to are settled at the start
+        if any(x == -1 and not lo <= 0 <= hi for x, lo, hi in zip(last, lows, highs)):
+            memo[(0, start)] = 0
+        else:
+            try:
+                count_from(0, *start)
+            except _TooBig:
+                return None
+        dealer = cls(pool, free, checks, kinds, places, rest_room, memo, start)
+        dealer._splits, dealer._last, dealer._col = splits, last, col
+        return dealer
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        """One deal as ``DealSampler`` lays it out: the unseen cards place by place."""
+        kinds, places, checks, free = self.kinds, self.places, self.checks, self.free
+        lows, highs = [lo for _, _, lo, _ in checks], [hi for _, _, _, hi in checks]
+        used, sums = self._start
+        hands: list[list[int]] = [[] for _ in free]
+        rest_cards: list[int] = []
+        for i, (kind_key, cards) in enumerate(kinds):
+            room = tuple(free[p] - u for p, u in zip(places, used))
+            rest = self.rest_room - (sum(len(c) for _, c in kinds[:i]) - sum(used))
+            options = []
+            for taken, ways in self._splits(len(cards), room, rest):
+                new = list(sums)
+                ok = True
+                for j in range(len(checks)):
+                    if kind_key[j]:
+                        v = new[j] + kind_key[j] * taken[self._col[j]]
+                        if v > highs[j]:
+                            ok = False
+                            break
+                        new[j] = int(min(v, lows[j])) if highs[j] == np.inf else v
+                    if self._last[j] == i:
+                        if not lows[j] <= new[j] <= highs[j]:
+                            ok = False
+                            break
+                        new[j] = 0
+                if ok:
+                    state = (tuple(u + t for u, t in zip(used, taken)), tuple(new))
+                    w = ways * self._memo.get((i + 1, state), 0)
+                    if w:
+                        options.append((w, taken, state))
+            pick = _below(sum(w for w, _, _ in options), rng)
+            for w, taken, state in options:
+                if pick < w:
+                    break
+                pick -= w
+            order = [cards[k] for k in rng.permutation(len(cards))]
+            at = 0
+            for p, m in zip(places, taken):
+                hands[p] += order[at:at + m]
+                at += m
+            rest_cards += order[at:]
+            used, sums = state
+        rest_cards = [rest_cards[k] for k in rng.permutation(len(rest_cards))]
+        at = 0
+        for p, k in enumerate(free):
+            if p not in places:
+                hands[p] = rest_cards[at:at + k]
+                at += k
+        return np.array([c for h in hands for c in h], dtype=np.int64)
+
+
+class _TooBig(Exception):
+    pass
+
+
+def _below(total: int, rng: np.random.Generator) -> int:
+    """A uniform whole number in [0, total), exact for totals past 2**64."""
+    bits = total.bit_length()
+    while True:
+        x = int.from_bytes(rng.bytes((bits + 7) // 8), "little") >> (-bits % 8)
+        if x < total:
+            return x
 
 
 def resolve_seed(seed: int | None) -> int:

@@ -32,8 +32,8 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
     Each seat gets the preset's hand size, the nest its nest size, and any
     cards left over stay out of play. Reproducible per --seed and --rules.
     With --known and --constraint only deals that meet them all, uniform
-    among those (as 'hand' samples; constraints too rare to meet are an
-    error, not a hang).
+    among those (as 'hand' samples; rare ones are dealt exactly, and an
+    impossible set is an error, not a hang).
 
     \b
     Examples:

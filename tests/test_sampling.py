@@ -233,12 +233,28 @@ def test_out_keeps_its_lower_case_as_typed():
         DealSampler(HASBRO, None, None, constraints=["out:B>=1"])
 
 
-def test_too_rare_constraints_stop_instead_of_hanging():
+def test_impossible_combinations_are_found_exactly():
     # each check is possible alone and no color's total is exceeded, but E cannot
-    # hold 7 black and 7 red cards in 13: only rejection finds out, and it must stop
+    # hold 7 black and 7 red cards in 13: the checks one feature at a time pass, and
+    # the exact count of the deals that meet them all is 0
     s = DealSampler(FULL, "N", STRONG, constraints=["E:B=7", "E:R=7", "W:Y=0", "S:Y=0", "nest:Y=0"],
                     max_tries=2000)
-    with pytest.raises(ConstraintError, match="no deal in"):
+    with pytest.raises(ConstraintError, match="impossible constraints 'E:B=7', 'E:R=7', 'W:Y=0', 'S:Y=0', "
+                                              "'nest:Y=0': no deal meets them all"):
+        s.deal(0, 1)
+    # the Rook is worth 20, so E cannot hold it in under 20 points
+    s = DealSampler(HASBRO, "N", REDS, constraints=["E:rook=1", "E:counters<20"])
+    with pytest.raises(ConstraintError, match="no deal meets them all"):
+        s.deal(0, 1)
+
+
+def test_too_rare_to_count_and_to_meet_stops_instead_of_hanging(monkeypatch):
+    # where the exact count would grow too big, a set no trial deal meets is one error
+    from rook_analyze.analysis import sampling
+
+    monkeypatch.setattr(sampling._ExactDealer, "MAX_WORK", 3)
+    s = DealSampler(HASBRO, "N", REDS, constraints=["E:counters>=90"])
+    with pytest.raises(ConstraintError, match=r"'E:counters>=90': no deal in 200,000 tries .* too rare"):
         s.deal(0, 1)
 
 
@@ -264,16 +280,80 @@ def test_upper_bounds_that_leave_no_room_fail_up_front():
 def test_rare_but_possible_constraints_sample_whatever_the_seed():
     # E holds 8 or 9 of the 10 unseen black cards in about 1 deal in 28,000: rare, but
     # possible, so every sample of every seed is dealt (none stops part way through a run)
-    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:B>=8"])
+    s = DealSampler(HASBRO, "N", REDS, constraints=["E:B>=8"])
     for seed in (1, 2):
         for d in s.deals(20, seed):
             assert d.hands[1].count("B") >= 8
-    # too rare to sample (E holds 90 of the 100 unseen points): one error, whatever the seed
-    # or the sample, before any deal is given
-    s = DealSampler(HASBRO, "N", "R14 R13 R12 R11 R10 R9 R8 R7 R6", constraints=["E:counters>=90"])
-    for seed, index in ((1, 0), (2, 7)):
-        with pytest.raises(ConstraintError, match=r"'E:counters>=90': no deal in 200,000 tries .* too rare"):
-            s.deal(index, seed)
+    # rarer still (E holds 90 of the 100 unseen points, about 1 deal in 4,700,000): dealt exactly
+    s = DealSampler(HASBRO, "N", REDS, constraints=["E:counters>=90"])
+    for seed in (1, 2):
+        for d in s.deals(20, seed):
+            assert HASBRO.points_of_mask(d.hands[1].mask) >= 90
+    assert s.deals(5, 3) == s.deals(5, 3)
+
+
+REDS = "R14 R13 R12 R11 R10 R9 R8 R7 R6"  # unseen: 10 each of B Y G, R5 and the Rook
+
+
+def test_exact_dealer_counts_the_deals_that_meet_the_constraints():
+    # E:B>=8 with nine reds in hand: E's 9 cards take 8 or 9 of the 10 unseen blacks, the
+    # rest of the 32 unseen cards go anywhere: a hypergeometric count
+    from math import comb, factorial
+
+    s = DealSampler(HASBRO, "N", REDS, constraints=["E:B>=8"])
+    s.deal(0, 1)
+    assert s._exact is not None  # about 1 deal in 28,000: too rare to reject
+    rest = factorial(23) // (factorial(9) * factorial(9) * factorial(5))
+    assert s._exact.deals == (comb(10, 8) * comb(22, 1) + comb(10, 9)) * rest
+
+
+def _chi2_same(a_rows: np.ndarray, b_rows: np.ndarray) -> list[float]:
+    """Per column, a two-sample chi-square statistic over its values (thin tails pooled),
+    and the bound far above chance that only a real difference passes."""
+    out = []
+    for k in range(a_rows.shape[1]):
+        values = np.union1d(a_rows[:, k], b_rows[:, k])
+        a = np.array([(a_rows[:, k] == v).sum() for v in values])
+        b = np.array([(b_rows[:, k] == v).sum() for v in values])
+        keep = (a + b) >= 10
+        a, b = np.append(a[keep], a[~keep].sum()), np.append(b[keep], b[~keep].sum())
+        a, b = a[(a + b) > 0], b[(a + b) > 0]
+        mid = (a + b) / 2
+        out.append((float((((a - mid) ** 2 + (b - mid) ** 2) / mid).sum()), 3 * len(a) + 10))
+    return out
+
+
+@pytest.mark.parametrize("cons", [["E:B>=3", "W:counters<=10", "nest:rook=0", "S:Y<3"], ["E:B>=3"]])
+def test_exact_dealer_matches_rejection_on_common_constraints(cons):
+    # the exact dealer forced on constraints rejection meets often: its share of all deals
+    # equals rejection's hit rate, and its deals are distributed as rejection's, in the
+    # constrained places and in the others
+    from math import factorial
+
+    from rook_analyze.analysis import sampling
+
+    s = DealSampler(HASBRO, "N", HASBRO_HAND, constraints=cons)
+    exact = sampling._ExactDealer.build(s._pool, s._free, s._checks)
+    total = factorial(32) // (factorial(9) ** 3 * factorial(5))
+    share = exact.deals / total
+    rng = np.random.default_rng(11)
+    block = np.broadcast_to(s._pool, (100_000, len(s._pool)))
+    hits = len(s._hits(rng.permuted(block, axis=1)))
+    se = (share * (1 - share) / 100_000) ** 0.5
+    assert abs(hits / 100_000 - share) < 4 * se, (hits, share)
+
+    def stats(deals):
+        return np.array([(d.hands[1].count("B"), HASBRO.points_of_mask(d.hands[3].mask) // 5, d.hands[2].count("Y"),
+                          d.nest.count("G"), d.hands[2].count("B"), d.hands[3].count("R"), int(d.hands[2].has_bird()))
+                         for d in deals])
+
+    rng = np.random.default_rng(6)
+    drawn = [s._assemble(exact.draw(rng)) for _ in range(3000)]
+    for d in drawn:
+        assert all(Constraint.parse(c).holds(d.nest if c.startswith("nest") else d.hands[HASBRO.seat_index(c[0])],
+                                             HASBRO) for c in cons)
+    for k, (chi2, bound) in enumerate(_chi2_same(stats(drawn), stats(s.deals(3000, 5)))):
+        assert chi2 < bound, (k, chi2)
 
 
 def test_bad_hands():
