@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=positive, default=3)
     ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+    ap.add_argument("--nodes", type=positive, default=0, metavar="N",
                     help="Instead of timing: the solver's nodes on N samples of two hasbro hands (see above).")
     ap.add_argument("--scoring", action="append", choices=["all", *SCORINGS],
                     help="With --nodes: score the same deals this way instead (repeatable; 'all': every way).")
