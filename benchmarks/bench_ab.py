@@ -7,11 +7,12 @@ time a change to the search on this noisy machine.
 The work is ``hand``'s own solves (as ``bench_hand.py --nodes``): samples of
 the README's hand and of the ``hasbro`` sample hand, each under all four
 trumps with the policy's discards; ``--rules bridge`` (or another preset)
-solves full random deals instead, N declaring its longest color. Each
-position is solved by the old kernel and by this checkout's, one after the
-other (the order alternating), each with its own table, so a slow spell of
-the machine falls on both. Prints the total time of each, their ratio, the
-median ratio per solve, the nodes, and checks that every value is the same.
+solves full random deals instead, N (P1 at other tables) declaring its
+longest color. Each position is solved by the old kernel and by this
+checkout's, one after the other (the order alternating), each with its
+own table, so a slow spell of the machine falls on both. Prints the total
+time of each, their ratio, the median ratio per solve, the nodes, and
+checks that every value is the same.
 
 ``--old`` is a checkout of the project: its ``solver`` folder is copied to
 ``OLD/.bench_ab/ab_old`` and loaded as a package of its own (compiled the
@@ -94,7 +95,7 @@ def deal_positions(spec: str, deals: int, seed: int) -> list:
     out = []
     for _ in range(deals):
         deal = random_deal(rules, rng)
-        out.append(_position(deal, longest_color(deal.hands[0]), 0, None, "W", ()))
+        out.append(_position(deal, longest_color(deal.hands[0]), 0, None, rules.last_seat, ()))
     return out
 
 

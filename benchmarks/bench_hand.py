@@ -114,15 +114,23 @@ def hand_nodes(samples: int, seed: int = 5, scoring: str = "hasbro") -> dict:
     return out if scoring == "hasbro" else {"scoring": scoring, **out}
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--case", choices=sorted(CASES), action="append",
                     help="Which case (repeatable; default all).")
-    ap.add_argument("--samples", type=int, default=None, help="Override the case's sample count.")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--threads", type=int, default=None, help="Solver threads (default: all cores).")
+    ap.add_argument("--samples", type=positive, default=None, help="Override the case's sample count.")
+    ap.add_argument("--repeat", type=positive, default=3)
+    ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--nodes", type=int, default=0, metavar="N",
+    ap.add_argument("--nodes", type=positive, default=0, metavar="N",
                     help="Instead of timing: the solver's nodes on N samples of two hasbro hands (see above).")
     ap.add_argument("--scoring", action="append", choices=["all", *SCORINGS],
                     help="With --nodes: score the same deals this way instead (repeatable; 'all': every way).")

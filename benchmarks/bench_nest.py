@@ -52,14 +52,22 @@ def spot_seed(seed: int, spot: int, purpose: int) -> int:
     return int(np.random.SeedSequence(seed, spawn_key=(spot, purpose)).generate_state(1, np.uint64)[0] >> 1)
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default="hasbro")
-    ap.add_argument("--spots", type=int, default=100)
+    ap.add_argument("--spots", type=positive, default=100)
     ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="The advisor's --samples.")
     ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES, help="The advisor's --candidates.")
     ap.add_argument("--fresh", type=int, default=16, help="Fresh layouts per spot for the comparison (0: timing only).")
-    ap.add_argument("--threads", type=int, default=None, help="Solver threads (default: all cores).")
+    ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="The advisor's margin.")
     ap.add_argument("--out", default=None, help="Write one json line per spot here.")
@@ -108,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_spot(j: int, rules: Rules, args: argparse.Namespace, threads: int) -> dict:
     """Spot ``j``: the advisor's choice, the heuristic's, and (with ``--fresh``)
     both solved on fresh layouts."""
-    declarer, dealer = 0, 3  # N declares, W deals
+    declarer, dealer = 0, rules.seats - 1  # N declares, W deals (P1, the last seat at other tables)
     deal = random_deal(rules, np.random.default_rng(spot_seed(args.seed, j, 0)))
     hand, nest = deal.hands[declarer], deal.nest
     t0, c0 = time.perf_counter(), time.process_time()

@@ -105,11 +105,19 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
     }
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="hasbro")
-    ap.add_argument("--deals", type=int, default=60)
-    ap.add_argument("--chunk-size", type=int, default=5)
+    ap.add_argument("--deals", type=positive, default=60)
+    ap.add_argument("--chunk-size", type=positive, default=5)
     ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--sample", type=float, default=1.0, help="seconds between memory samples")

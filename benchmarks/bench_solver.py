@@ -7,9 +7,9 @@
 
 Parts:
 - per preset: one thread, full random deals from the first trick (declarer N,
-  trump: N's longest color, leader per the preset): median / p90 / p99 / max ms,
-  nodes/s; with --dds also endplay's DDS on the same bridge deals (same leader
-  and trump), and the ratio of the medians;
+  P1 at other tables; trump: its longest color; leader per the preset):
+  median / p90 / p99 / max ms, nodes/s; with --dds also endplay's DDS on
+  the same bridge deals (same leader and trump), and the ratio of the medians;
 - --startup: first-call compile time (empty numba cache) and the warm start of
   `rook-analyze solve` on one deal in a new process;
 - --batch N: solve_batch on N hasbro deals with 1 and 2 threads (speed-up);
@@ -50,12 +50,12 @@ def bench_preset(spec: str, deals: int, seed: int, dds: bool) -> dict:
     solver = Solver()
     # compile (or load) outside the timing, on a two-card ending: a whole deal
     # here was one more solve of the preset, minutes for ``full``
-    solver.solve(random_deal(rules, 0).ending(2), "B", "N")
+    solver.solve(random_deal(rules, 0).ending(2), "B", 0)
     times, nodes, dds_times = [], [], []
     for _ in range(deals):
         deal = random_deal(rules, rng)
         trump = longest_color(deal.hands[0])
-        res = solver.solve(deal, trump, "N")
+        res = solver.solve(deal, trump, 0)  # N (P1 at other tables); the last seat deals
         times.append(res.ms)
         nodes.append(res.nodes)
         if dds and rules.name == "bridge":
@@ -209,11 +209,20 @@ def bench_memory(n: int, seed: int) -> dict:
             "seconds_each_fifth": seconds}
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--presets", nargs="*", default=["hasbro", "dixie40", "kentucky"],
-                    help="rules specs, space-separated (each may carry knobs: full,bird=low); none to skip")
-    ap.add_argument("--deals", type=int, default=20)
+                    help="rules specs, space-separated (each may carry knobs: full,bird=low); "
+                         "--presets alone (no spec) to skip this part")
+    ap.add_argument("--deals", type=positive, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dds", action="store_true")
     ap.add_argument("--startup", action="store_true")

@@ -35,15 +35,28 @@ from rook_analyze.solver import Rules, random_deal, solve  # noqa: E402
 from rook_analyze.solver.deal import most_tricks_always_awarded  # noqa: E402
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rules", default="hasbro")
-    ap.add_argument("--cards", type=int, default=None, help="cards a seat (default: the whole hand)")
-    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--cards", type=positive, default=None, help="cards a seat (default: the whole hand)")
+    ap.add_argument("--deals", type=positive, default=10)
     ap.add_argument("--budget", type=float, default=None, help="seconds after which no new deal starts")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    rules = Rules.from_spec(args.rules)
+    try:
+        rules = Rules.from_spec(args.rules)
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
+    if args.cards is not None and args.cards > rules.hand_size:
+        ap.error(f"--cards {args.cards}: the hands of {rules.spec()} have {rules.hand_size} cards")
     cards = rules.hand_size if args.cards is None else args.cards
     rng = random.Random(args.seed)
     solve(random_deal(rules, 0).ending(2), rules.trumps[0], 0, leader=0)  # compiled outside the timing

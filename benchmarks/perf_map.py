@@ -120,9 +120,17 @@ def _dump(folder: Path) -> int:
     return count
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--samples", type=int, default=40, help="Samples of each hand (four solves each).")
+    ap.add_argument("--samples", type=positive, default=40, help="Samples of each hand (four solves each).")
     ap.add_argument("--dump", type=Path, default=None, metavar="DIR",
                     help="Also write the pages of compiled code to DIR (for objdump).")
     try:  # the cache folder goes whatever happens, --help and bad options too

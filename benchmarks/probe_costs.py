@@ -80,9 +80,17 @@ def mirrored_solve_exact(log):
     return solve_exact
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number 1 or more."""
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--samples", type=int, default=10, help="Samples of each of the two hands (as --nodes N).")
+    ap.add_argument("--samples", type=positive, default=10, help="Samples of each of the two hands (as --nodes N).")
     ap.add_argument("--seed", type=int, default=5, help="bench_hand.py --nodes uses 5.")
     args = ap.parse_args(argv)
 

@@ -296,6 +296,39 @@ def test_bench_reports_speed_per_rules():
     assert table[1].split()[:2] == ["bridge,hand_size=3", "2"]
 
 
+def test_bench_figures_come_from_the_timed_solves(monkeypatch):
+    """The figures are those of the deals' own solves: the deals of --seed in
+    order, N declaring with its longest color, W dealing, the preset's lead;
+    the warm-up solve is not among them. A stand-in solver gives known times
+    and nodes, so the median, percentiles and rates can be checked exactly."""
+    from rook_analyze.cli import bench_cmd
+
+    times, counts = [40.0, 10.0, 100.0, 30.0, 20.0], [4000, 1000, 9000, 3000, 2000]
+    calls = []
+
+    def fake_solve(deal, trump, declarer, leader=None, dealer=None):
+        calls.append((deal, trump, declarer, leader, dealer))
+        if deal.cards_per_hand == 2:  # the warm-up position: a time no deal has
+            return api.SolveResult(0, 0, 10**9, 10**6)
+        k = sum(1 for c in calls if c[0].cards_per_hand != 2) - 1
+        return api.SolveResult(0, 0, counts[k], times[k])
+
+    monkeypatch.setattr(bench_cmd, "solve", fake_solve)
+    doc = json.loads(ok(run("bench", "--rules", "hasbro", "--deals", "5", "--seed", "7", "--format", "json")).stdout)
+    rules = Rules.from_spec("hasbro")
+    want_deals = list(random_deals(rules, 5, 7))
+    timed = [c for c in calls if c[0].cards_per_hand != 2]
+    assert [c[0] for c in timed] == want_deals
+    assert [c[1:] for c in timed] == [(bench_cmd.longest_color(d.hands[0]), 0, None, 3) for d in want_deals]
+    assert len(calls) == 6  # one warm-up, then the five deals
+    assert doc == [{
+        "rules": "hasbro", "deals": 5, "deals_per_s": doc[0]["deals_per_s"],
+        "median_ms": 30.0, "p90_ms": 76.0, "p99_ms": 97.6, "max_ms": 100.0,  # numpy's linear percentiles
+        "mean_nodes": 3800, "nodes_per_s": round(19000 / 0.2),
+    }]
+    assert doc[0]["deals_per_s"] > 0
+
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
