@@ -552,13 +552,18 @@ class _ExactDealer:
             key = (count, room, rest)
             if key not in splits_of:
                 out = []
+                # what the places after the k-th (and the unconstrained ones) can still take: each
+                # step takes at least what they cannot, so every branch ends in a split (the walk
+                # costs what it yields, which MAX_WORK counts, not the dead ends around it)
+                after = [rest] * (len(room) + 1)
+                for k in range(len(room) - 1, -1, -1):
+                    after[k] = after[k + 1] + room[k]
 
                 def walk(k: int, left: int, taken: tuple[int, ...], ways: int) -> None:
                     if k == len(room):
-                        if left <= rest:
-                            out.append((taken, ways))
+                        out.append((taken, ways))
                         return
-                    for m in range(min(left, room[k]) + 1):
+                    for m in range(max(0, left - after[k + 1]), min(left, room[k]) + 1):
                         walk(k + 1, left - m, taken + (m,), ways * math.comb(left, m))
                 walk(0, count, (), 1)
                 splits_of[key] = out

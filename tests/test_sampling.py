@@ -376,3 +376,26 @@ def test_sample_hands_file_holds_one_valid_hand_per_preset():
             DealSampler(preset.strip(), "N", cards.strip())  # raises on a bad hand
             presets.append(preset.strip())
     assert presets == ["full", "hasbro", "kentucky", "dixie40"]
+
+
+def test_exact_dealer_walks_no_dead_ends(monkeypatch):
+    # every place constrained, so no card may be left over: the ways to split a kind that
+    # leave cards over are never walked, and the count costs what MAX_WORK counts (a
+    # million splits, a few seconds), not twenty times more (the walk took 20 million steps)
+    import math
+    import types
+
+    from rook_analyze.analysis import sampling
+
+    steps = [0]
+
+    def comb(n, k):
+        steps[0] += 1
+        return math.comb(n, k)
+
+    monkeypatch.setattr(sampling, "math", types.SimpleNamespace(comb=comb, factorial=math.factorial))
+    monkeypatch.setattr(sampling._ExactDealer, "MAX_WORK", 20_000)
+    s = DealSampler(FULL, None, None, constraints=["N:counters<=30", "E:counters<=30", "S:counters<=30",
+                                                   "W:counters<=30", "nest:counters<=20"])
+    assert sampling._ExactDealer.build(s._pool, s._free, s._checks) is None  # too big at 20,000
+    assert steps[0] < 5 * 20_000, steps[0]
