@@ -33,10 +33,10 @@ not stop part way through a run. Rarer ones are dealt exactly
 card, and drawn in proportion, uniform as rejection's are), and a
 combination impossible in subtler ways (``E:rook=1`` with
 ``E:counters<20``) is found so for certain: an error before the first
-sample, never a hang. Only where that count would grow too big (many
-constrained places with counter totals, past ``_ExactDealer.MAX_WORK``
-splits tried) does a rare set keep to rejection, and one no pilot deal meets stop
-with an error.
+sample, never a hang. Only where that count would grow too big (several
+places constrained at once, past ``_ExactDealer.MAX_WORK`` splits tried)
+does a rare set keep to rejection, and one no pilot deal meets stop with
+an error.
 
 Reproducible: sample ``i`` of seed ``s`` is dealt from its own generator,
 ``numpy.random.default_rng(SeedSequence(s, spawn_key=(i,)))`` (the ``i``-th
@@ -448,9 +448,9 @@ class DealSampler:
         ``PILOT_SAFETY`` times the tries a hit took (at least ``max_tries``).
         Rarer ones go to the exact dealer (``_ExactDealer``): it deals them
         directly, and finds for certain when nothing meets them (an error
-        before the first sample); only where it would grow too big (many
-        constrained places with counter totals) does a rare set keep to
-        rejection, or, with no pilot hit, stop with an error."""
+        before the first sample); only where it would grow too big (several
+        places constrained at once) does a rare set keep to rejection, or,
+        with no pilot hit, stop with an error."""
         if self._tries is None:
             rng = np.random.default_rng(np.random.SeedSequence(PILOT_ENTROPY))
             block = np.broadcast_to(self._pool, (BLOCK, len(self._pool)))
