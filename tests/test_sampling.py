@@ -399,3 +399,60 @@ def test_exact_dealer_walks_no_dead_ends(monkeypatch):
                                                    "W:counters<=30", "nest:counters<=20"])
     assert sampling._ExactDealer.build(s._pool, s._free, s._checks) is None  # too big at 20,000
     assert steps[0] < 5 * 20_000, steps[0]
+
+
+def _count_card_by_card(s: DealSampler) -> int:
+    """The deals that meet a sampler's constraints, counted one card at a time: each unseen
+    card goes to each place with room, every constraint's whole value (known cards
+    included) carried along; independent of the exact dealer's kinds and bounds."""
+    from collections import defaultdict
+
+    rules = s.rules
+    cons = []
+    for c in s.constraints:
+        p = s._names.index(c.place)
+        value = {i: feature_value(c.feature, 1 << i, rules) for i in s._pool.tolist()}
+        cons.append((p, value, *c.bounds))
+    states = {(tuple(s._free), tuple(feature_value(c.feature, s._fixed[p], rules) if s._fixed[p] else 0
+                                     for c, (p, *_) in zip(s.constraints, cons))): 1}
+    for card in s._pool.tolist():
+        nxt: dict = defaultdict(int)
+        for (rooms, sums), ways in states.items():
+            for p, room in enumerate(rooms):
+                if room:
+                    got = tuple(v + (value[card] if q == p else 0) for v, (q, value, _, _) in zip(sums, cons))
+                    nxt[(rooms[:p] + (room - 1,) + rooms[p + 1:], got)] += ways
+        states = nxt
+    return sum(ways for (_, sums), ways in states.items()
+               if all(lo <= v <= hi for v, (_, _, lo, hi) in zip(sums, cons)))
+
+
+NO_BIDS = ",min_bid=none,bid_step=none,max_bid=none"
+
+
+@pytest.mark.parametrize("spec, seat, hand, known, cons", [
+    # two birds, a known bird in a constrained seat (its 20 points already count), the nest barred from birds
+    ("full,seats=3,teams=alone,numbers=4-7,hand_size=3,nest_size=2,double_bird=true" + NO_BIDS, "P1", "B4 R5 Y6",
+     ["P2:Rook"], ["P2:counters>=25", "P3:B>=1", "nest:rook=0"]),
+    # the 1s worth 15, a known counter in E and in the nest, out-of-play cards
+    ("kentucky,numbers=1+12-14,hand_size=2,nest_size=3,bird=low" + NO_BIDS, None, None, ["E:G1", "nest:B14"],
+     ["E:counters>=25", "nest:counters<=20", "W:G<=1", "S:rook=0"]),
+    # five seats, a card known out of play, an exact counter total
+    ("dixie40,seats=5,teams=alone,most_tricks=none,numbers=9-13,hand_size=3,nest_size=1" + NO_BIDS, "P2",
+     "B13 R10 G9", ["out:Y13"], ["P1:counters=20", "P3:B>=2", "P4:R<2"]),
+    # six seats; P1's known cards already pass its lower bound (a bound below 0 on its unseen share)
+    ("hasbro,seats=6,teams=alone,numbers=10-14,bird=none,hand_size=2,nest_size=2" + NO_BIDS, None, None,
+     ["P1:B14 B10"], ["P1:counters>=5", "P2:counters>15", "nest:Y=1", "P6:G<=0"]),
+])
+def test_exact_dealer_counts_as_a_card_by_card_count_does(spec, seat, hand, known, cons):
+    from math import factorial
+
+    from rook_analyze.analysis import sampling
+
+    s = DealSampler(spec, seat, hand, known, cons)
+    exact = sampling._ExactDealer.build(s._pool, s._free, s._checks)
+    total = factorial(len(s._pool))
+    for k in s._free:
+        total //= factorial(k)
+    assert 0 < exact.deals < total
+    assert exact.deals == _count_card_by_card(s)
