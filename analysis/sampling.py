@@ -119,12 +119,16 @@ class Constraint:
         object.__setattr__(self, "value", int(self.value))
 
     @classmethod
-    def parse(cls, text: str) -> "Constraint":
-        """Parse ``SEAT:FEATURE OP N`` (case ignored), e.g. ``E:B>=3``, ``W:counters<=10``."""
+    def parse(cls, text: str, rules: Rules | str | None = None) -> "Constraint":
+        """Parse ``SEAT:FEATURE OP N`` (case ignored), e.g. ``E:B>=3``, ``W:counters<=10``.
+        With ``rules``, a text that does not parse is answered with examples
+        that name that table's seats (``P2:B>=3`` at three seats)."""
         m = _CONSTRAINT_RE.match(str(text))
         if not m:
+            a, b, c = _example_seats(rules)
             raise ConstraintError(
-                f"constraint {text!r}: expected SEAT:FEATURE OP N, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'"
+                f"constraint {text!r}: expected SEAT:FEATURE OP N, e.g. '{a}:B>=3', '{b}:counters<=10', "
+                f"'{c}:rook=0'"
             )
         place, feature, op, value = m.groups()
         if int(value) < 0:
@@ -155,6 +159,16 @@ class Constraint:
         rules = Rules.from_spec(rules)
         lo, hi = self.bounds
         return lo <= feature_value(self.feature, hand, rules) <= hi
+
+
+def _example_seats(rules: Rules | str | None) -> tuple[str, str, str]:
+    """Three seats for the examples of a message: E, W and S at four seats
+    (or without rules), else the table's own (the second, the last, the
+    third or the second again)."""
+    if rules is None:
+        return "E", "W", "S"
+    names = Rules.from_spec(rules).seat_names
+    return names[1], names[-1], names[min(2, len(names) - 1)]
 
 
 def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
@@ -190,12 +204,14 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
     if isinstance(items, Mapping):
         pairs = list(items.items())
     else:
+        seat = _example_seats(rules)[0]
         if isinstance(items, Hand):  # a Hand iterates over its cards: say what is missing instead
-            raise ConstraintError(f"known cards {items.rdn()!r}: expected PLACE:CARDS, e.g. 'E:B14 R5' "
-                                  f"or {{'E': 'B14 R5'}}")
+            raise ConstraintError(f"known cards {items.rdn()!r}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
+                                  f"or {{'{seat}': 'B14 R5'}}")
         for text in as_items("known", items):
             if not isinstance(text, str) or ":" not in text:
-                raise ConstraintError(f"known cards {text!r}: expected PLACE:CARDS, e.g. 'E:B14 R5' or 'nest:G1'")
+                raise ConstraintError(f"known cards {text!r}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
+                                      f"or 'nest:G1'")
             place, cards = str(text).split(":", 1)
             pairs.append((place, cards))
     out: dict[str, Hand] = {}
@@ -266,7 +282,7 @@ class DealSampler:
             check_hand(self.hand, rules)
         self.max_tries = whole("max_tries", max_tries, 1)
         self.known = parse_known(known, rules)
-        self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c)
+        self.constraints = tuple(c if isinstance(c, Constraint) else Constraint.parse(c, rules)
                                  for c in as_items("constraints", constraints))
 
         # places: the seats, the nest, out of play; each with its fixed cards and free slots

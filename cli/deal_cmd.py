@@ -43,7 +43,7 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
     if known or constraints:
         from rook_analyze.analysis.sampling import Constraint, DealSampler, resolve_seed
 
-        parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
+        parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
         sampler = checked(lambda: DealSampler(rules, known=list(known), constraints=parsed))
         fresh = seed is None
         seed = resolve_seed(seed)

@@ -104,7 +104,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     seat_i = seat_index(rules, seat, "--seat", "first")
     dealer_i = seat_index(rules, dealer, "--dealer", "last")
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
-    parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
+    parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
     check_detail_path(detail)

@@ -107,7 +107,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
             raise BadInput(f"--bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} in steps of 5")
     elif objective != "mean":
         raise BadInput(f"--objective {objective}: needs --bid")
-    parsed = tuple(checked(Constraint.parse, c, what="--constraint") for c in constraints)
+    parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
     check_detail_path(detail)
     # bad known cards and impossible constraints fail here, before any solve
     checked(lambda: nest_sampler(cards, nest_cards, rules, seat_i, list(known), parsed))

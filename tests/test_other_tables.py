@@ -185,3 +185,27 @@ def test_cli_two_deals_as_arguments_at_two_seats_without_a_nest():
     assert res.exit_code == 2 and res.stdout == ""
     assert "more than one deal" in res.stderr and res.stderr.count("\n") == 1
     assert run("solve", "--rules", spec, "--trump", "B", "--declarer", "P1", *one.split()).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["deal", "--rules", THREE, "-c", "P2 B>=3"],
+    ["hand", "--rules", THREE, "-c", "P2 B>=3", "Rook B14 B13 B12"],
+    ["nest", "--rules", THREE, "-c", "P2 B>=3", "--hand", "Rook B14 B13 B12", "--nest", "B5 B6 B7 B8 B9"],
+    ["deal", "--rules", THREE, "--known", "B13"],
+    ["hand", "--rules", THREE, "--known", "P2 B13", "Rook B14 B13 B12"],
+])
+def test_cli_a_constraint_or_known_card_that_does_not_parse_is_answered_with_the_tables_seats(args):
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip()
+    assert "e.g. 'P2:" in line, line               # the table has P1..P3: no E, W or S to copy
+    for seat in ("E", "W", "S"):
+        assert f"'{seat}:" not in line, line
+
+
+def test_a_sampler_given_constraint_texts_answers_with_its_tables_seats():
+    from rook_analyze.analysis.sampling import Constraint, ConstraintError, DealSampler
+    with pytest.raises(ConstraintError, match=r"e\.g\. 'P2:B>=3', 'P5:counters<=10', 'P3:rook=0'"):
+        DealSampler("hasbro,seats=5,teams=01010,hand_size=3", constraints=["P2 B>=3"])
+    with pytest.raises(ConstraintError, match=r"e\.g\. 'E:B>=3', 'W:counters<=10', 'S:rook=0'"):
+        Constraint.parse("E B>=3")                  # without rules: the four-seat names, as before
