@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .hand import HandReport
 
 FORMATS = (".png", ".svg", ".pdf")
+TITLE_WIDTH = 80  # characters a line of the bid curve's title holds inside its 8-inch figure
 
 
 def bid_curve(report: "HandReport") -> Figure:
@@ -74,11 +75,26 @@ def bid_curve(report: "HandReport") -> Figure:
 
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn()}\n"
-        f"rules {report.rules.spec()}, {report.seat} declares, {report.dealer} deals, {report.leader} leads; "
+        f"rules {_broken_at_commas(report.rules.spec())}\n"
+        f"{report.seat} declares, {report.dealer} deals, {report.leader} leads; "
         f"{plural(report.samples, 'sample')}, seed {report.seed}",
         fontsize="medium",
     )
     return fig
+
+
+def _broken_at_commas(text: str, width: int = TITLE_WIDTH) -> str:
+    """``text`` in lines of at most ``width`` characters where it can be,
+    broken after its commas: a rules text with many knobs (another table's
+    seats and teams, hand and nest sizes, bids) would run past the figure's
+    edges on one line."""
+    lines: list[str] = []
+    for part in text.split(","):
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += "," + part
+        else:
+            lines.append(part)
+    return ",\n".join(lines)
 
 
 class PlotError(RookError):

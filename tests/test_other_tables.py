@@ -209,3 +209,16 @@ def test_a_sampler_given_constraint_texts_answers_with_its_tables_seats():
         DealSampler("hasbro,seats=5,teams=01010,hand_size=3", constraints=["P2 B>=3"])
     with pytest.raises(ConstraintError, match=r"e\.g\. 'E:B>=3', 'W:counters<=10', 'S:rook=0'"):
         Constraint.parse("E B>=3")                  # without rules: the four-seat names, as before
+
+
+def test_bid_curve_title_stays_inside_the_figure_at_a_table_with_a_long_rules_text():
+    from rook_analyze.analysis.plots import bid_curve
+    spec = "full,seats=5,teams=01001,hand_size=3,nest_size=4,min_bid=30,max_bid=40"
+    fig = bid_curve(analyze_hand("Rook B14 R5", spec, seat="P3", samples=2, seed=2))
+    fig.canvas.draw()                               # as savefig lays it out (no tight bounding box)
+    title = fig.get_axes()[0].title
+    box = title.get_window_extent()
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.width, (box, fig.bbox.width, title.get_text())
+    text = title.get_text()
+    assert "P3 declares, P5 deals, P3 leads" in text and "2 samples, seed 2" in text
+    assert f"rules {spec}" in text.replace(",\n", ",")  # the whole rules text, broken after commas
