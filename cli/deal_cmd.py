@@ -23,8 +23,9 @@ from rook_analyze.solver import Rules, random_deals
                    "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).",
                    metavar="PLACE:FEATURE OP N")
 @output_format(("rdn", "json", "jsonl", "csv"), default="rdn",
-               help="rdn: one deal a line (N / E / S / W / nest), ready for 'solve --file'; "
-                    "json, jsonl, csv: fields deal, rules and one per hand (N, E, S, W, nest).")
+               help="rdn: one deal a line (N / E / S / W / nest; P1 / ... / Pn / nest at tables of other "
+                    "sizes), ready for 'solve --file'; json, jsonl, csv: fields deal, rules and one per hand "
+                    "(N, E, S, W, nest; P1 .. Pn, nest at tables of other sizes).")
 def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], constraints: tuple[str, ...],
          fmt: str) -> None:
     """Print --count random deals, one RDN line each (hands and nest).

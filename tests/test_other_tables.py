@@ -222,3 +222,12 @@ def test_bid_curve_title_stays_inside_the_figure_at_a_table_with_a_long_rules_te
     text = title.get_text()
     assert "P3 declares, P5 deals, P3 leads" in text and "2 samples, seed 2" in text
     assert f"rules {spec}" in text.replace(",\n", ",")  # the whole rules text, broken after commas
+
+
+def test_cli_deal_help_names_the_hands_of_other_tables_too():
+    res = run("deal", "--help")
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    # the hands and fields are P1..Pn at tables of other sizes, not only N E S W
+    assert "rdn: one deal a line (N / E / S / W / nest; P1 / ... / Pn / nest at tables of other sizes)" in text
+    assert "one per hand (N, E, S, W, nest; P1 .. Pn, nest at tables of other sizes)" in text
