@@ -103,9 +103,9 @@ def render_table(rep: Report) -> str:
         f"as declarer = {rep.rows:,} hands ({state})",
         f"Points: the declaring side's double-dummy points with {what}{discards}.",
         "",
-        f"Hand count (least squares on the dealt hand{', before the nest' if rules.nest_size else ''}; "
-        f"it estimates the points,",
-        f"so a hand that counts {typical} takes about {typical} on average):",
+        f"Hand count (least squares on the dealt hand{', before the nest' if rules.nest_size else ''}"
+        + (f"; it estimates the points,\nso a hand that counts {typical} takes about {typical} on average):"
+           if c is not None else "):"),
     ]
     if c is None:
         lines.append(f"  none: {rep.count_note}")

@@ -417,6 +417,7 @@ def test_cli_reports_a_dataset_too_small_to_fit_a_count(tmp_path):
     r = run_cli("report", str(out))
     assert r.exit_code == 0 and r.stderr == "", r.output
     assert f"  none: {note}" in r.stdout and "points = " not in r.stdout
+    assert "takes about" not in r.stdout  # no count, so no example of reading one
     assert "1 deal x 4 seats" in r.stdout and "(no hand count)" in r.stdout
     assert "Trump choice" in r.stdout and "By the declarer's seat" in r.stdout
     r = run_cli("report", str(out), "--format", "json")
