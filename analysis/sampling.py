@@ -391,7 +391,11 @@ class DealSampler:
                     continue
                 most = float(vals[:k].sum())
                 if (p, feature) in unseen:
-                    most = min(most, unseen[(p, feature)][1])
+                    cap = unseen[(p, feature)][1]
+                    if feature == "counters" and cap < most:
+                        # counters come in steps: the most a hand can hold within the bound
+                        cap = max((t for t in _sums_of(vals, k) if t <= cap), default=0)
+                    most = min(most, cap)
                 room += most
             if room < total:
                 raise ConstraintError(

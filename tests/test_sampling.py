@@ -267,6 +267,9 @@ def test_upper_bounds_that_leave_no_room_fail_up_front():
                                                                "places they go to can take only 0"),
         (["E:counters=0", "S:counters=0", "W:counters<=0"], "hold 120 points in counters, but with these "
                                                              "constraints the places they go to can take only 60"),
+        # counters come in 5s: a bound of 39 holds at most 35, a bound of 9 at most 5
+        (["E:counters<=39", "S:counters<=39", "W:counters<=39", "nest:counters<=9"],
+         "hold 120 points in counters, but with these constraints the places they go to can take only 110"),
     ]:
         with pytest.raises(ConstraintError) as e:
             DealSampler(HASBRO, "N", hand, constraints=cons)
