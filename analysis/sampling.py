@@ -535,141 +535,127 @@ class _ExactDealer:
     # rejection. Counted, not timed, so the choice never depends on the machine.
     MAX_WORK = 1_000_000
 
-    def __init__(self, pool, free, checks, kinds, places, rest_room, memo, start) -> None:
-        self.pool, self.free, self.checks = pool, free, checks
-        self.kinds, self.places, self.rest_room = kinds, places, rest_room
-        self._memo, self._start = memo, start
-        # the hands of the constrained places, times the ways to split the rest among the others
-        rest_ways = math.factorial(rest_room)
-        for p, k in enumerate(free):
-            if p not in places:
-                rest_ways //= math.factorial(k)
-        self.deals = memo[(0, start)] * rest_ways  # deals that meet the constraints
-
-    @classmethod
-    def build(cls, pool: np.ndarray, free: list[int], checks) -> "_ExactDealer | None":
-        places = sorted({p for p, _, _, _ in checks})
-        rest_room = sum(k for p, k in enumerate(free) if p not in places)
+    def __init__(self, pool: np.ndarray, free: list[int], checks) -> None:
+        self.free, self.checks = free, checks
+        self.places = places = sorted({p for p, _, _, _ in checks})
+        self.rest_room = sum(k for p, k in enumerate(free) if p not in places)
         # kinds: cards alike in every checked feature, grouped in card order
         keys: dict[tuple, list[int]] = {}
         for c in pool.tolist():
             keys.setdefault(tuple(int(t[c]) for _, t, _, _ in checks), []).append(c)
-        kinds = [(key, cards) for key, cards in sorted(keys.items(), key=lambda kv: kv[1][0])]
-        n = len(kinds)
+        self.kinds = [(key, cards) for key, cards in sorted(keys.items(), key=lambda kv: kv[1][0])]
         # a check's sum is settled after the last kind that adds to it: then judged and dropped
-        last = [max((i for i, (key, _) in enumerate(kinds) if key[j]), default=-1) for j in range(len(checks))]
-        col = [places.index(p) for p, _, _, _ in checks]
-        lows = [lo for _, _, lo, _ in checks]
-        highs = [hi for _, _, _, hi in checks]
-        start = (tuple(0 for _ in places), tuple(0 for _ in checks))
-        memo: dict = {}
-        splits_of: dict = {}
-        work = [0]
+        self._last = [max((i for i, (key, _) in enumerate(self.kinds) if key[j]), default=-1)
+                      for j in range(len(checks))]
+        self._col = [places.index(p) for p, _, _, _ in checks]
+        self._lows = [lo for _, _, lo, _ in checks]
+        self._highs = [hi for _, _, _, hi in checks]
+        self._dealt_before = np.cumsum([0] + [len(c) for _, c in self.kinds]).tolist()
+        self._start = (tuple(0 for _ in places), tuple(0 for _ in checks))
+        self._memo: dict = {}
+        self._splits_of: dict = {}
+        self._work = 0
+        self.deals = 0  # deals that meet the constraints (build)
 
-        def splits(count: int, room: tuple[int, ...], rest: int) -> list[tuple[tuple[int, ...], int]]:
-            # every way to send ``count`` cards of a kind to the constrained places within their
-            # room, the rest to the unconstrained ones, with its multinomial count
-            key = (count, room, rest)
-            if key not in splits_of:
-                out = []
-                # what the places after the k-th (and the unconstrained ones) can still take: each
-                # step takes at least what they cannot, so every branch ends in a split (the walk
-                # costs what it yields, which MAX_WORK counts, not the dead ends around it)
-                after = [rest] * (len(room) + 1)
-                for k in range(len(room) - 1, -1, -1):
-                    after[k] = after[k + 1] + room[k]
-
-                def walk(k: int, left: int, taken: tuple[int, ...], ways: int) -> None:
-                    if k == len(room):
-                        out.append((taken, ways))
-                        return
-                    for m in range(max(0, left - after[k + 1]), min(left, room[k]) + 1):
-                        walk(k + 1, left - m, taken + (m,), ways * math.comb(left, m))
-                walk(0, count, (), 1)
-                splits_of[key] = out
-            return splits_of[key]
-
-        def count_from(i: int, used: tuple[int, ...], sums: tuple[int, ...]) -> int:
-            key = (i, (used, sums))
-            got = memo.get(key)
-            if got is not None:
-                return got
-            if i == n:
-                total = 1
-            else:
-                kind_key, cards = kinds[i]
-                room = tuple(free[p] - u for p, u in zip(places, used))
-                rest = rest_room - (sum(len(c) for _, c in kinds[:i]) - sum(used))
-                total = 0
-                options = splits(len(cards), room, rest)
-                work[0] += len(options)
-                if work[0] > cls.MAX_WORK:
-                    raise _TooBig
-                for taken, ways in options:
-                    new = list(sums)
-                    ok = True
-                    for j in range(len(checks)):
-                        if kind_key[j]:
-                            v = new[j] + kind_key[j] * taken[col[j]]
-                            if v > highs[j]:
-                                ok = False
-                                break
-                            new[j] = int(min(v, lows[j])) if highs[j] == np.inf else v
-                        if last[j] == i:
-                            if not lows[j] <= new[j] <= highs[j]:
-                                ok = False
-                                break
-                            new[j] = 0
-                    if ok:
-                        total += ways * count_from(i + 1, tuple(u + t for u, t in zip(used, taken)), tuple(new))
-            memo[key] = total
-            return total
-
+    @classmethod
+    def build(cls, pool: np.ndarray, free: list[int], checks) -> "_ExactDealer | None":
+        """The dealer with its count made, or None where the count is too big to make."""
+        dealer = cls(pool, free, checks)
         # checks no card adds to are settled at the start
-        if any(x == -1 and not lo <= 0 <= hi for x, lo, hi in zip(last, lows, highs)):
-            memo[(0, start)] = 0
-        else:
-            try:
-                count_from(0, *start)
-            except _TooBig:
-                return None
-        dealer = cls(pool, free, checks, kinds, places, rest_room, memo, start)
-        dealer._splits, dealer._last, dealer._col = splits, last, col
+        if any(x == -1 and not lo <= 0 <= hi for x, lo, hi in zip(dealer._last, dealer._lows, dealer._highs)):
+            return dealer
+        try:
+            count = dealer._count(0, dealer._start)
+        except _TooBig:
+            return None
+        # the hands of the constrained places, times the ways to split the rest among the others
+        rest_ways = math.factorial(dealer.rest_room)
+        for p, k in enumerate(free):
+            if p not in dealer.places:
+                rest_ways //= math.factorial(k)
+        dealer.deals = count * rest_ways
         return dealer
+
+    def _splits(self, count: int, room: tuple[int, ...], rest: int) -> list[tuple[tuple[int, ...], int]]:
+        """Every way to send ``count`` cards of a kind to the constrained places within their
+        room and the rest to the unconstrained ones, with its multinomial count."""
+        key = (count, room, rest)
+        if key not in self._splits_of:
+            out = []
+            # what the places after the k-th (and the unconstrained ones) can still take: each
+            # step takes at least what they cannot, so every branch ends in a split (the walk
+            # costs what it yields, which MAX_WORK counts, not the dead ends around it)
+            after = [rest] * (len(room) + 1)
+            for k in range(len(room) - 1, -1, -1):
+                after[k] = after[k + 1] + room[k]
+
+            def walk(k: int, left: int, taken: tuple[int, ...], ways: int) -> None:
+                if k == len(room):
+                    out.append((taken, ways))
+                    return
+                for m in range(max(0, left - after[k + 1]), min(left, room[k]) + 1):
+                    walk(k + 1, left - m, taken + (m,), ways * math.comb(left, m))
+            walk(0, count, (), 1)
+            self._splits_of[key] = out
+        return self._splits_of[key]
+
+    def _moves(self, i: int, state: tuple) -> list[tuple[tuple[int, ...], int, tuple]]:
+        """The splits of kind ``i`` from ``state`` (the constrained places' cards so far and the
+        checks' open sums) that keep every check possible: (split, its ways, the next state)."""
+        used, sums = state
+        kind_key, cards = self.kinds[i]
+        room = tuple(self.free[p] - u for p, u in zip(self.places, used))
+        rest = self.rest_room - (self._dealt_before[i] - sum(used))
+        lows, highs, col, last = self._lows, self._highs, self._col, self._last
+        out = []
+        for taken, ways in self._splits(len(cards), room, rest):
+            new = list(sums)
+            ok = True
+            for j in range(len(new)):
+                if kind_key[j]:
+                    v = new[j] + kind_key[j] * taken[col[j]]
+                    if v > highs[j]:
+                        ok = False
+                        break
+                    # a sum with no upper bound matters only up to its lower one
+                    new[j] = int(min(v, lows[j])) if highs[j] == np.inf else v
+                if last[j] == i:
+                    if not lows[j] <= new[j] <= highs[j]:
+                        ok = False
+                        break
+                    new[j] = 0
+            if ok:
+                out.append((taken, ways, (tuple(u + t for u, t in zip(used, taken)), tuple(new))))
+        return out
+
+    def _count(self, i: int, state: tuple) -> int:
+        """The ways to deal kinds ``i`` onwards from ``state`` within the constraints."""
+        key = (i, state)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        if i == len(self.kinds):
+            total = 1
+        else:
+            moves = self._moves(i, state)
+            self._work += len(moves)
+            if self._work > self.MAX_WORK:
+                raise _TooBig
+            total = sum(ways * self._count(i + 1, nxt) for _, ways, nxt in moves)
+        self._memo[key] = total
+        return total
 
     def draw(self, rng: np.random.Generator) -> np.ndarray:
         """One deal as ``DealSampler`` lays it out: the unseen cards place by place."""
-        kinds, places, checks, free = self.kinds, self.places, self.checks, self.free
-        lows, highs = [lo for _, _, lo, _ in checks], [hi for _, _, _, hi in checks]
-        used, sums = self._start
+        places, free = self.places, self.free
+        state = self._start
         hands: list[list[int]] = [[] for _ in free]
         rest_cards: list[int] = []
-        for i, (kind_key, cards) in enumerate(kinds):
-            room = tuple(free[p] - u for p, u in zip(places, used))
-            rest = self.rest_room - (sum(len(c) for _, c in kinds[:i]) - sum(used))
-            options = []
-            for taken, ways in self._splits(len(cards), room, rest):
-                new = list(sums)
-                ok = True
-                for j in range(len(checks)):
-                    if kind_key[j]:
-                        v = new[j] + kind_key[j] * taken[self._col[j]]
-                        if v > highs[j]:
-                            ok = False
-                            break
-                        new[j] = int(min(v, lows[j])) if highs[j] == np.inf else v
-                    if self._last[j] == i:
-                        if not lows[j] <= new[j] <= highs[j]:
-                            ok = False
-                            break
-                        new[j] = 0
-                if ok:
-                    state = (tuple(u + t for u, t in zip(used, taken)), tuple(new))
-                    w = ways * self._memo.get((i + 1, state), 0)
-                    if w:
-                        options.append((w, taken, state))
+        for i, (_, cards) in enumerate(self.kinds):
+            options = [(ways * self._memo.get((i + 1, nxt), 0), taken, nxt)
+                       for taken, ways, nxt in self._moves(i, state)]
             pick = _below(sum(w for w, _, _ in options), rng)
-            for w, taken, state in options:
+            for w, taken, nxt in options:
                 if pick < w:
                     break
                 pick -= w
@@ -679,7 +665,7 @@ class _ExactDealer:
                 hands[p] += order[at:at + m]
                 at += m
             rest_cards += order[at:]
-            used, sums = state
+            state = nxt
         rest_cards = [rest_cards[k] for k in rng.permutation(len(rest_cards))]
         at = 0
         for p, k in enumerate(free):
