@@ -315,16 +315,6 @@ def test_cli_time_limit_past_any_run_solves_every_sample(monkeypatch, limit):
     assert (doc["samples"], doc["timed_out"]) == (3, False)
 
 
-def test_cli_csv_says_on_standard_error_when_precision_stopped_it():
-    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--precision", "50",
-            "--format", "csv")
-    assert r.exit_code == 0, r.output
-    assert r.stderr.strip().splitlines()[-1] == ("recommendation settled (--precision 50) after 100 samples: --samples 100 --seed 5 "
-                                                 "repeats this report")
-    whole = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "300", "--seed", "5", "--format", "csv")
-    assert "settled" not in whole.stderr
-
-
 def test_decision_rule_and_wilson():
     assert "P(make b) >= 0.5" in DECISION_RULE and "ev(b) >= 0" in DECISION_RULE
     # issue 4: the rule is stated in --help and in the README
@@ -596,17 +586,24 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
     assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr
 
 
-def test_cli_csv_says_on_standard_error_when_the_cap_stopped_short_of_the_precision():
-    # a csv has no settled field: a precision the --samples cap kept from being reached is
-    # said on standard error, as one that stopped the run early is
-    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "0.5",
-            "--format", "csv")
+@pytest.mark.parametrize("samples, seed, precision, said", [
+    ("300", "5", "50", "recommendation settled (--precision 50) after 100 samples: --samples 100 --seed 5 "
+                       "repeats this report"),
+    ("30", "3", "0.5", "recommendation not settled at --precision 0.5: the --samples cap stopped the run after "
+                       "30 samples"),
+])
+def test_cli_csv_says_on_standard_error_how_the_precision_ended(samples, seed, precision, said):
+    # a csv has no settled field: a precision that stopped the run early, or one the
+    # --samples cap kept from being reached, is said on standard error
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", samples, "--seed", seed,
+            "--precision", precision, "--format", "csv")
     assert r.exit_code == 0, r.output
-    assert r.stderr.strip().splitlines()[-1] == ("recommendation not settled at --precision 0.5: the --samples "
-                                                 "cap stopped the run after 30 samples")
+    assert r.stderr.strip().splitlines()[-1] == said
+    plain = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", samples, "--seed", seed, "--format", "csv")
+    assert "settled" not in plain.stderr
     met = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "30", "--seed", "3", "--precision", "1e6",
               "--format", "csv")
-    assert "settled" not in met.stderr
+    assert "settled" not in met.stderr  # met at the cap: nothing to say
 
 
 @pytest.mark.parametrize("value", ["nan", "inf"])
