@@ -42,6 +42,8 @@ from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.solver import Deal, Rules, Solver
 from rook_analyze.solver.api import default_threads
 
+from bench_args import positive
+
 CASES = {"full": (500, 10.0), "hasbro": (1000, 5.0)}  # samples, target seconds
 HANDS = Path(__file__).resolve().parent.parent / "data" / "sample_hands.txt"
 
@@ -112,14 +114,6 @@ def hand_nodes(samples: int, seed: int = 5, scoring: str = "hasbro") -> dict:
     # seconds include compiling when the solver's cache is cold
     out = {"solves": solves, "nodes": nodes, "value_sum": values, "seconds": round(time.perf_counter() - t0, 1)}
     return out if scoring == "hasbro" else {"scoring": scoring, **out}
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -33,6 +33,8 @@ import threading
 import time
 from pathlib import Path
 
+from bench_args import positive
+
 
 def _rss_and_cpu() -> tuple[int, float]:
     import psutil
@@ -103,14 +105,6 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
         "max_worker_peak_mb": max(p["peak_mb"] for p in per_worker),
         "max_worker_growth_mb": max(p["end_mb"] - p["start_mb"] for p in per_worker),
     }
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
 
 
 def main(argv: list[str] | None = None) -> int:

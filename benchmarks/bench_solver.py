@@ -37,6 +37,8 @@ import numpy as np
 
 from rook_analyze.solver import COLORS, Deal, Hand, Rules, Solver, random_deal, solve_batch
 
+from bench_args import positive
+
 
 def longest_color(hand) -> str:
     return max(COLORS, key=lambda c: (hand.count(c), -COLORS.index(c)))
@@ -207,14 +209,6 @@ def bench_memory(n: int, seed: int) -> dict:
         print(f"memory: {a + step} of {n} deals, {samples[-1]} MB", file=sys.stderr, flush=True)
     return {"deals": n, "rss_mb_before": before, "rss_mb_after_each_fifth": samples,
             "seconds_each_fifth": seconds}
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
 
 
 def main() -> None:

@@ -34,13 +34,7 @@ from naive import naive_defender_value, naive_value, random_endgame  # noqa: E40
 from rook_analyze.solver import Rules, random_deal, solve  # noqa: E402
 from rook_analyze.solver.deal import most_tricks_always_awarded  # noqa: E402
 
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
+from bench_args import positive
 
 
 def main() -> int:

@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_args import positive
+
 # set before numba is imported: an empty cache, so this process compiles and
 # keeps the object code (numba makes the folder when it first writes to it)
 _CACHE = os.path.join(tempfile.gettempdir(), f"rook-perf-numba-{os.getpid()}")
@@ -118,14 +120,6 @@ def _dump(folder: Path) -> int:
         (folder / f"{start:x}.bin").write_bytes(ctypes.string_at(start, end - start))
         count += 1
     return count
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
 
 
 def main(argv: list[str] | None = None) -> int:

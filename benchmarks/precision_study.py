@@ -30,6 +30,8 @@ from rook_analyze.analysis import hand as hand_module
 from rook_analyze.analysis.hand import analyze_hand, deciding_bids
 from rook_analyze.solver import Rules, random_deal
 
+from bench_args import positive
+
 RULES = "hasbro,hand_size=5,min_bid=40,max_bid=120"
 
 
@@ -38,13 +40,6 @@ def se_only(rules, bids, rec, precision, points):
     rows = bids[bids["bid"].isin(deciding_bids(rules, rec))]
     se = rows["ev_se"].to_numpy()
     return bool(np.all(np.isfinite(se)) and np.all(se <= precision))
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text}: expected a whole number, 1 or more")
-    return value
 
 
 def main() -> None:

@@ -44,6 +44,8 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY  # noqa: E402
 from rook_analyze.analysis.sampling import DealSampler  # noqa: E402
 from rook_analyze.solver import Rules, Solver, kernel  # noqa: E402
 
+from bench_args import positive
+
 
 def mirrored_solve_exact(log):
     """``kernel.solve_exact``'s loop in Python, logging each probe as
@@ -78,14 +80,6 @@ def mirrored_solve_exact(log):
         return lo
     solve_exact.overloads = kernel.solve_exact.overloads  # solve_batch's "compiled yet?" check
     return solve_exact
-
-
-def positive(text: str) -> int:
-    """An argparse type: a whole number 1 or more."""
-    n = int(text)
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number 1 or more")
-    return n
 
 
 def main(argv: list[str] | None = None) -> int:
