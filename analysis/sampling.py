@@ -536,7 +536,7 @@ class _ExactDealer:
     MAX_WORK = 1_000_000
 
     def __init__(self, pool: np.ndarray, free: list[int], checks) -> None:
-        self.free, self.checks = free, checks
+        self.free = free
         self.places = places = sorted({p for p, _, _, _ in checks})
         self.rest_room = sum(k for p, k in enumerate(free) if p not in places)
         # kinds: cards alike in every checked feature, grouped in card order

@@ -372,11 +372,18 @@ def finished_chunks(out: str | os.PathLike) -> set[int]:
         return set()
     found = set()
     for entry in os.scandir(out):
-        m = PART_RE.match(entry.name)
-        # only the name simulate writes: part-0000005.parquet is not chunk 5's part-000005.parquet
-        if m and entry.is_file() and entry.name == part_path(out, int(m.group(1))).name:
-            found.add(int(m.group(1)))
+        index = part_index(entry.name)
+        if index is not None and entry.is_file():
+            found.add(index)
     return found
+
+
+def part_index(name: str) -> int | None:
+    """The chunk whose part a file name is, or None: only the name simulate
+    writes (``part_path``) counts, so part-0000005.parquet is not chunk 5's
+    part-000005.parquet."""
+    m = PART_RE.match(name)
+    return int(m.group(1)) if m and name == part_path("", int(m.group(1))).name else None
 
 
 def load_plan(out: str | os.PathLike) -> Plan:
@@ -469,8 +476,7 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
                 os.unlink(entry.path)
             except OSError:
                 pass
-        m = PART_RE.match(entry.name)
-        if m and entry.name != part_path(out, int(m.group(1))).name:
+        if PART_RE.match(entry.name) and part_index(entry.name) is None:
             # a part under a name simulate does not write (part-0000005.parquet): no chunk's part,
             # but pandas.read_parquet(DIR) would read it, so it goes aside as a damaged part does
             os.replace(entry.path, out / f".{entry.name}.damaged")
