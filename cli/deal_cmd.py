@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 
 import click
 
-from rook_analyze.cli.common import checked, constraint_option, emit, known_option, output_format, rules_option
+from rook_analyze.cli.common import (checked, constraint_option, emit, format_csv, known_option, output_format,
+                                     rules_option)
 from rook_analyze.solver import Rules, random_deals
 
 
@@ -59,11 +61,22 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
         for d in deals:
             click.echo(d.rdn())
         return
-    names = rules.seat_names
-    records = []
+    spec, names = rules.spec(), rules.seat_names
+    columns = ["deal", "rules", *names, "nest"]
+
+    def record(d) -> dict:
+        return {"deal": d.rdn(), "rules": spec, **{n: h.rdn() for n, h in zip(names, d.hands)},
+                "nest": d.nest.rdn()}
+
+    if fmt == "json":  # one document, printed once every deal is dealt
+        emit([record(d) for d in deals], "json")
+        return
+    # jsonl and csv print each deal as it is dealt, as rdn does: a huge --count is
+    # not held in memory first, and a Ctrl-C keeps the deals printed so far
+    header = fmt == "csv"
     for d in deals:
-        r = {"deal": d.rdn(), "rules": rules.spec()}
-        r.update({n: h.rdn() for n, h in zip(names, d.hands)})
-        r["nest"] = d.nest.rdn()
-        records.append(r)
-    emit(records, fmt)
+        if fmt == "jsonl":
+            click.echo(json.dumps(record(d)))
+        else:  # the header with the first row, as solve writes it
+            click.echo(format_csv([record(d)], columns, header=header), nl=False)
+            header = False

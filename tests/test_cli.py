@@ -164,6 +164,27 @@ def test_deal_with_known_cards_prints_each_deal_as_it_is_dealt(monkeypatch):
     assert r.stdout.splitlines() == first
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_deal_streams_jsonl_and_csv(monkeypatch, fmt):
+    # as rdn: each deal printed as it is dealt, so a huge --count is not held
+    # in memory (100,000 csv deals took 185 MB more than rdn's before any
+    # output) and a Ctrl-C keeps the records printed so far
+    from rook_analyze.cli import deal_cmd
+
+    def deals(rules, count, seed):
+        yield from random_deals(rules, 2, seed)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(deal_cmd, "random_deals", deals)
+    r = run("deal", "--rules", "hasbro", "--count", "1000000000", "--seed", "5", "--format", fmt)
+    assert r.exit_code == 130 and r.stderr == "interrupted\n", (r.output, r.exception)
+    expected = [d.rdn() for d in random_deals("hasbro", 2, 5)]
+    if fmt == "jsonl":
+        assert [json.loads(line)["deal"] for line in r.stdout.splitlines()] == expected
+    else:
+        assert [row["deal"] for row in csv.DictReader(io.StringIO(r.stdout))] == expected
+
+
 @pytest.mark.parametrize("extra, words", [
     (["-c", "E:rook=1", "-c", "W:rook=1"], ["contradictory constraints", "'E:rook=1'"]),
     (["-c", "E:rook=1", "-c", "E:counters<20"], ["impossible constraints 'E:rook=1', 'E:counters<20'"]),
