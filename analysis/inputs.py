@@ -65,7 +65,10 @@ def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float 
     ``at_least``, at least that)."""
     ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
     if ok:
-        x = float(value)
+        try:
+            x = float(value)
+        except OverflowError:  # a whole number beyond any float: infinite, as float("1e400") reads
+            x = math.inf if value > 0 else -math.inf
         if math.isnan(x) or (finite and math.isinf(x)):
             ok = False
         elif at_least is not None:
@@ -159,6 +162,8 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
     before a long run, not after it. ``kind`` names the file in messages
     (``"plot file"``)."""
     lower = str(path).lower()
+    if "\0" in lower:  # no system takes one: the save would fail after the work
+        raise error(f"{kind} {str(path)!r}: a file name cannot hold a NUL character")
     for ext in extensions:
         if lower.endswith(ext):
             folder = Path(path).parent

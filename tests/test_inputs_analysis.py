@@ -14,7 +14,7 @@ from rook_analyze.analysis import (Constraint, DealSampler, HandReport, Heuristi
                                    take_nest)
 from rook_analyze.analysis.features import features_frame, hand_features
 from rook_analyze.analysis.nest import allowed_trumps, check_nest, halving_schedule
-from rook_analyze.analysis.plots import PlotError
+from rook_analyze.analysis.plots import PlotError, check_plot_path
 from rook_analyze.analysis.report import build_report, plot_report
 from rook_analyze.analysis.sampling import resolve_seed
 from rook_analyze.analysis.simulate import (Plan, SimulationError, check_scheduler_address, load_plan, make_plan,
@@ -379,6 +379,23 @@ def test_bid_curve_takes_a_hand_report(nest_report):
         bid_curve(None)
     with raises(PlotError, "bid_curve() takes a HandReport", "not NestReport(hand="):
         bid_curve(nest_report)
+
+
+def test_a_whole_number_beyond_any_float_is_infinite():
+    # as float("1e400") reads: a time limit no run reaches, not an OverflowError
+    a = analyze_hand(HAND, BID_RULES, samples=2, seed=1, time_limit=10**400)
+    assert a.to_dict()["bids"] == analyze_hand(HAND, BID_RULES, samples=2, seed=1).to_dict()["bids"]
+    with raises(ConstraintError, "precision=1000", "finite"):
+        analyze_hand(HAND, BID_RULES, samples=2, seed=1, precision=10**400)
+    with raises(ConstraintError, "margin=-1000", "0 or more"):
+        analyze_nest(HAND, NEST, TINY, samples=2, seed=1, margin=-10**400)
+
+
+def test_a_plot_path_with_a_nul_character_is_refused_before_the_work(tmp_path):
+    # the save after the work would fail with a bare ValueError ("embedded null byte")
+    with raises(PlotError, "plot file", "NUL"):
+        check_plot_path(str(tmp_path / "a\0b.png"))
+    assert check_plot_path(str(tmp_path / "ab.png")) == "png"
 
 
 def test_plot_report_takes_a_report(hand_report):
