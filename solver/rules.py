@@ -126,7 +126,9 @@ class Rules:
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
-            elif key in ("most_tricks", "teams", "numbers") and isinstance(value, (list, tuple, range)):
+            elif key == "numbers" and isinstance(value, (list, tuple, range, set, frozenset)):
+                knobs[key] = _number_set(value)
+            elif key in ("most_tricks", "teams") and isinstance(value, (list, tuple, range)):
                 knobs[key] = tuple(_whole_or_as_is(x) for x in value)
             elif key in _INT_KNOBS:
                 knobs[key] = _whole_or_as_is(value)
@@ -182,8 +184,11 @@ class Rules:
                 raise bad(f"{key}={getattr(self, key)!r} must be one of {', '.join(choices)}")
         if self.double_bird and self.bird == "none":
             raise bad("double_bird=true needs a Rook in the deck (bird is none)")
-        if not self.numbers or list(self.numbers) != sorted(set(self.numbers)) \
-                or not 1 <= self.numbers[0] <= self.numbers[-1] <= 14:
+        if not self.numbers:
+            raise bad("numbers=(): each color needs at least one number")
+        if list(self.numbers) != sorted(set(self.numbers)):
+            raise bad(f"numbers={_format_knob('numbers', self.numbers)}: each number once, from low to high")
+        if not 1 <= self.numbers[0] <= self.numbers[-1] <= 14:
             raise bad(f"numbers={_format_knob('numbers', self.numbers)}: each color's numbers must lie in 1..14")
         if self.one_high and 1 not in self.numbers:
             raise bad("one_high=true but this deck has no 1s")
@@ -555,6 +560,19 @@ def _whole_or_as_is(value: Any) -> Any:
     return value if index is None else index
 
 
+def _number_set(value: Any) -> tuple[Any, ...]:
+    """The ``numbers`` knob given as numbers (a list, set, range, ...): a set
+    of numbers, so in any order, as the text form takes them (``10-14+5``),
+    each once, sorted; anything else as it is, for validation to judge."""
+    items = tuple(_whole_or_as_is(x) for x in value)
+    if not all(_is_int(x) for x in items):
+        return items
+    twice = sorted(n for n in set(items) if items.count(n) > 1)
+    if twice:
+        raise RulesError(f"rules knob numbers={shown(value)}: {', '.join(map(str, twice))} given twice")
+    return tuple(sorted(items))
+
+
 def _parse_knob(key: str, value: str) -> Any:
     v = value.strip().lower()
     if key == "teams":
@@ -585,9 +603,11 @@ def _parse_knob(key: str, value: str) -> Any:
         numbers: list[int] = []
         try:
             for run in v.split("+"):
-                low, _, high = run.partition("-")
-                if not re.fullmatch(r"\s*[0-9]+\s*", low) or not re.fullmatch(r"\s*[0-9]*\s*", high):
-                    raise ValueError  # as the whole-number knobs: no 1_0, no other scripts' digits
+                low, dash, high = run.partition("-")
+                # a number, or low-high with both ends (5- is no run); as the whole-number
+                # knobs: no 1_0, no other scripts' digits
+                if not re.fullmatch(r"\s*[0-9]+\s*", low) or not re.fullmatch(r"\s*[0-9]+\s*" if dash else "", high):
+                    raise ValueError
                 first, last = int(low), int(high or low)
                 if last < first:
                     raise ValueError

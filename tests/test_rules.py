@@ -196,6 +196,21 @@ def test_numbers_knob(text, numbers, canonical):
     assert r.counter_total == 20 + sum(4 * p for n, p in r.counters if n in numbers)
 
 
+def test_numbers_knob_in_python_is_a_set_of_numbers():
+    # in any order, as the text form takes them (5-14+1): a list, a set, a range
+    full = Rules.from_spec("full,numbers=1+5-14")
+    for numbers in ([14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 1], set(full.numbers), frozenset(full.numbers),
+                    (1,) + tuple(range(14, 4, -1))):
+        assert Rules.preset("full").with_knobs(numbers=numbers) == full
+    with pytest.raises(RulesError, match=r"numbers=\[5, 6, 5\]: 5 given twice"):
+        Rules.preset("full").with_knobs(numbers=[5, 6, 5])
+    # built directly, unsorted numbers are refused for what they are, not as out of 1..14
+    with pytest.raises(RulesError, match="numbers=14\\+5: each number once, from low to high"):
+        dataclasses.replace(Rules.preset("hasbro"), numbers=(14, 5))
+    with pytest.raises(RulesError, match="at least one number"):
+        dataclasses.replace(Rules.preset("hasbro"), numbers=())
+
+
 def test_three_player_cutthroat_of_the_rules_document():
     # 44 cards 4-14 without the Rook, 12 each, nest 5, 3 out of play, the declarer alone
     r = Rules.from_spec("hasbro,seats=3,teams=alone,numbers=4-14,bird=none,hand_size=12,"
@@ -230,6 +245,8 @@ def test_other_knobs_keep_an_explicit_hand_size():
     (lambda: Rules.from_spec("full,numbers=14-5"), ["numbers='14-5'", "low-high"]),
     (lambda: Rules.from_spec("full,numbers=0-14"), ["numbers='0-14'", "1..14"]),
     (lambda: Rules.from_spec("full,numbers=9+x"), ["numbers='9+x'"]),
+    (lambda: Rules.from_spec("hasbro,numbers=5-"), ["numbers='5-'", "low-high"]),  # not 5 alone
+    (lambda: Rules.from_spec("hasbro,numbers=1+5-"), ["numbers='1+5-'", "low-high"]),
     (lambda: Rules.from_spec("hasbro,seats=3,teams=alone").side_of("N", 0), ["'N'", "P1 P2 P3"]),
     # sizes that would run out of memory or overflow the search: refused before anything is built
     (lambda: Rules.from_spec("hasbro,seats=99999999999999999999"), ["seats=99999999999999999999", "2..6"]),
