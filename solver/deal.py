@@ -85,6 +85,9 @@ class Deal:
         if not src:
             raise DealError(f"empty deal: expected '{names[0]}: cards / {names[1]}: cards / ...'")
         for part in src.split("/"):
+            if not part.strip():
+                raise DealError(f"deal {shown(src)}: an empty part (a / at the start or the end, or two in a "
+                                f"row); expected 'SEAT: cards' parts separated by /")
             m = _PART_RE.match(part)
             if not m:
                 raise DealError(f"deal part {shown(part.strip())}: expected 'SEAT: cards' with SEAT one of "

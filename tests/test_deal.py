@@ -165,6 +165,10 @@ def test_example_deal():
     (EXAMPLE + " / nest: B2", "full", DealError, ["nest", "twice"]),
     (EXAMPLE.split(" / W:")[0], "hasbro", DealError, ["no hand for W"]),
     (EXAMPLE.replace("W: ", "W "), "hasbro", DealError, ["SEAT: cards"]),
+    # an empty part: the deal quoted, and what an empty part is
+    (EXAMPLE + " /", "hasbro", DealError, [repr(EXAMPLE + " /"), "empty part", "end"]),
+    (EXAMPLE.replace(" / E:", " // E:"), "hasbro", DealError, ["// E:", "empty part", "two in a row"]),
+    ("/ " + EXAMPLE, "hasbro", DealError, ["'/ N:", "empty part", "start"]),
     ("", "hasbro", DealError, ["empty deal", "'N: cards / E: cards"]),
     # another table's seats, in its own names
     ("", "hasbro,seats=3,teams=alone", DealError, ["empty deal", "'P1: cards / P2: cards"]),
