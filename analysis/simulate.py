@@ -171,13 +171,6 @@ def _check_plan(plan: Any) -> None:
         raise SimulationError(f"plan={plan!r}: expected a Plan (make_plan(...))")
 
 
-def _spec_rebuilds(rules: Rules) -> bool:
-    try:
-        return Rules.from_spec(rules.spec()) == rules
-    except RookError:
-        return False
-
-
 def default_chunk_size(deals: int) -> int:
     """The chunk size of a run that does not choose one: ``DEFAULT_CHUNK_SIZE``
     deals, or fewer in a small run so that it still makes ``SMALL_RUN_CHUNKS``
@@ -201,7 +194,7 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
         chunk_size = default_chunk_size(deals)
     chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
     seed = optional_whole("seed", seed, 0, error=SimulationError)
-    if not _spec_rebuilds(rules):
+    if not rules.spec_rebuilds():
         # workers and a resume rebuild the rules from the plan's text
         raise SimulationError(f"rules {rules.spec()!r}: simulate needs rules its text form rebuilds "
                               f"(a preset and knobs, not a deck or counters of one's own)")

@@ -133,7 +133,10 @@ class Deal:
         return self.rdn()
 
     def __repr__(self) -> str:
-        return f"Deal.from_rdn({self.rdn()!r}, {self.rules.spec()!r})"
+        # the spec where it rebuilds the rules, else the rules' own repr: never a preset's
+        # name standing for rules that only share it
+        rules = repr(self.rules.spec()) if self.rules.spec_rebuilds() else repr(self.rules)
+        return f"Deal.from_rdn({self.rdn()!r}, {rules})"
 
     # ------------------------------------------------------------ accessors
     def hand(self, seat: str | int) -> Hand:

@@ -307,14 +307,19 @@ class Rules:
     def __str__(self) -> str:
         return self.spec()
 
+    def spec_rebuilds(self) -> bool:
+        """Whether ``Rules.from_spec(self.spec())`` gives these rules back: true
+        of every preset and knob; false where a field that is no knob
+        (``counters``, ``bird_points``, a name of one's own) was changed."""
+        try:
+            return Rules.from_spec(self.spec()) == self
+        except RulesError:
+            return False
+
     def __repr__(self) -> str:
         # python-chess style where the text form rebuilds these rules; the fields otherwise
-        spec = self.spec()
-        try:
-            if Rules.from_spec(spec) == self:
-                return f"Rules.from_spec({spec!r})"
-        except RulesError:
-            pass
+        if self.spec_rebuilds():
+            return f"Rules.from_spec({self.spec()!r})"
         return "Rules(" + ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self)) + ")"
 
     # ---------------------------------------------------------------- decks

@@ -1,5 +1,7 @@
 """Deals in Rook deal notation and the seeded dealer."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -241,6 +243,18 @@ def test_deal_repr_round_trip(spec):
     assert eval(text) == deal
     pos = deal.with_hands([Hand(0)] * deal.rules.seats, Hand(0))
     assert eval(repr(pos)) == pos
+
+
+def test_deal_repr_of_rules_their_spec_does_not_rebuild():
+    # counters of one's own under a preset's name: the spec 'hasbro' would stand
+    # for other rules, so the repr gives the rules' fields
+    rules = dataclasses.replace(Rules.preset("hasbro"), counters=((5, 5), (14, 15)))
+    assert not rules.spec_rebuilds() and Rules.preset("hasbro").spec_rebuilds()
+    deal = random_deal(rules, 3)
+    text = repr(deal)
+    assert "Rules(name='hasbro'" in text and "(14, 15)" in text
+    again = eval(text)
+    assert again == deal and again.rules.counter_total == rules.counter_total
 
 
 def test_deal_constructor_checks_its_parts():
