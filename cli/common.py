@@ -21,6 +21,7 @@ import click
 
 from rook_analyze.analysis.inputs import output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
+from rook_analyze.solver.cards import ascii_lower, ascii_upper
 from rook_analyze.solver.api import ctrl_c_stops_searches
 
 TRUMPS = ("B", "R", "Y", "G", "none")
@@ -235,7 +236,7 @@ class SeatType(click.ParamType):
     name = "seat"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        return str(value).strip().upper()
+        return ascii_upper(str(value).strip())
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "SEAT"
@@ -249,7 +250,7 @@ class TrumpType(click.ParamType):
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         t = str(value).strip()
-        t = "none" if t.lower() == "none" else t.upper()
+        t = "none" if ascii_lower(t) == "none" else ascii_upper(t)
         rules = ctx.params.get("rules") if ctx is not None else None
         if isinstance(rules, Rules):  # --rules came first: its trumps (no 'none' where the Rook is a trump)
             try:

@@ -50,6 +50,19 @@ def _as_index(value: object) -> int | None:
         return None
 
 
+def ascii_upper(text: str) -> str:
+    """``text.upper()`` for ASCII text; other text as it is. Case is ignored in
+    names, but Unicode's case rules map other letters onto ASCII ones
+    (``'\u017f'.upper()`` is ``'S'``, the Kelvin sign's lower case is ``'k'``):
+    no such letter may pass for a seat, a card or a knob."""
+    return text.upper() if text.isascii() else text
+
+
+def ascii_lower(text: str) -> str:
+    """``text.lower()`` for ASCII text; other text as it is (see ``ascii_upper``)."""
+    return text.lower() if text.isascii() else text
+
+
 def _check_text(text: object, what: str, error: type[NotationError] = InvalidCardError) -> str:
     """``text`` itself when it is a str, else an error saying what was expected."""
     if not isinstance(text, str):
@@ -62,7 +75,7 @@ def _color_index(color: object) -> int:
     if isinstance(color, str):
         i = _COLOR_INDEX.get(color)
         if i is None:
-            i = _COLOR_INDEX.get(color.strip().upper())
+            i = _COLOR_INDEX.get(ascii_upper(color.strip()))
         if i is not None:
             return i
     raise InvalidCardError(f"color {color!r}: must be one of B, R, Y, G (case ignored)")
@@ -102,12 +115,12 @@ class Card:
     def from_rdn(cls, token: str) -> "Card":
         """Parse one card, ignoring case: ``B14``, ``r5``, ``Rook``, ``Rook2``."""
         text = _check_text(token, "a card").strip()
-        low = text.lower()
+        low = ascii_lower(text)
         if low == "rook":
             return cls(None, 1)
         if low == "rook2":
             return cls(None, 2)
-        m = _CARD_RE.fullmatch(text.upper())
+        m = _CARD_RE.fullmatch(ascii_upper(text))
         if not m:
             raise InvalidCardError(
                 f"unknown card {token!r}: expected a color B/R/Y/G and a number 1-14 (e.g. B14), or Rook"

@@ -9,7 +9,8 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
-from .cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, mask_indices, shown
+from .cards import (COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, ascii_lower, ascii_upper,
+                    mask_indices, shown)
 from .errors import RulesError
 
 BIRD_RANKS = ("high", "ten_and_half", "low", "none")
@@ -85,7 +86,7 @@ class Rules:
         if not isinstance(name, str):
             raise RulesError(f"rules preset {name!r}: expected a name, one of {', '.join(PRESETS)}")
         try:
-            return PRESETS[name.strip().lower()]
+            return PRESETS[ascii_lower(name.strip())]
         except KeyError:
             raise RulesError(
                 f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
@@ -109,7 +110,7 @@ class Rules:
             if "=" not in part:
                 raise RulesError(f"rules knob {part!r} in {spec!r}: expected knob=value")
             key, value = (s.strip() for s in part.split("=", 1))
-            key = key.lower()
+            key = ascii_lower(key)
             if key in knobs:
                 raise RulesError(f"rules knob {key!r} given twice in {spec!r}")
             knobs[key] = _parse_knob(key, value)
@@ -451,11 +452,11 @@ class Rules:
         birds are placed per ``bird``; the birds belong to no other color.
         ``trump`` is a color, ``none`` or None (no trump), case ignored."""
         given = color
-        color = color.strip().upper() if isinstance(color, str) else color
+        color = ascii_upper(color.strip()) if isinstance(color, str) else color
         if not isinstance(color, str) or color not in COLORS:
             raise RulesError(f"color {shown(given)}: choose one of {' '.join(COLORS)}")
         if trump is not None:  # a trump color or none (no trump), case ignored, as check_trump reads it
-            t = trump.strip().upper() if isinstance(trump, str) else trump
+            t = ascii_upper(trump.strip()) if isinstance(trump, str) else trump
             if not isinstance(t, str) or (t != "NONE" and t not in COLORS):
                 raise RulesError(f"trump {shown(trump)}: expected a trump color ({' '.join(COLORS)}), "
                                  f"none or None")
@@ -484,7 +485,7 @@ class Rules:
         if not isinstance(trump, str):  # str(None) would read as 'none'
             raise RulesError(f"trump {shown(trump)}: expected a trump name ({', '.join(self.trumps)})")
         t = trump.strip()
-        t = "none" if t.lower() == "none" else t.upper()
+        t = "none" if ascii_lower(t) == "none" else ascii_upper(t)
         if t not in self.trumps:
             allowed = ", ".join(self.trumps)
             if t not in COLORS and t != "none":  # no trump name at all
@@ -496,7 +497,7 @@ class Rules:
 
     def check_seat(self, seat: str) -> int:
         """Index of a seat name (case ignored) or raise."""
-        s = str(seat).strip().upper()
+        s = ascii_upper(str(seat).strip())
         names = self.seat_names
         if s not in names:
             raise RulesError(f"seat {seat!r}: choose one of {' '.join(names)}")
@@ -579,7 +580,7 @@ def _number_set(value: Any) -> tuple[Any, ...]:
 
 
 def _parse_knob(key: str, value: str) -> Any:
-    v = value.strip().lower()
+    v = ascii_lower(value.strip())
     if key == "teams":
         if v in (ALONE, "none"):
             return None

@@ -222,6 +222,18 @@ def test_card_numbers_are_ascii_digits(token):
     assert repr(token) in str(err.value)
 
 
+@pytest.mark.parametrize("token", ["Roo\u212a", "roo\u212a2", "ROO\u212a"])
+def test_letters_that_only_fold_to_ascii_are_no_cards(token):
+    # case is ignored, but the Kelvin sign's lower case is 'k': it read as the Rook
+    with pytest.raises(InvalidCardError) as err:
+        Card.from_rdn(token)
+    assert repr(token) in str(err.value)
+    with pytest.raises(InvalidCardError):
+        Hand.from_rdn(f"B14 {token}")
+    with pytest.raises(InvalidCardError):
+        Hand.from_rdn("B14").count("\u212a")
+
+
 @pytest.mark.parametrize("index, quoted", [(True, "True"), (5.0, "5.0"), ("5", "'5'"), (-1, "-1"), (16, "16"), (31, "31")])
 def test_card_from_index_checks(index, quoted):
     with pytest.raises(InvalidCardError) as err:

@@ -235,6 +235,10 @@ SOLVE = ["solve", "--rules", "full", "--trump", "B", "--declarer", "N"]
     (["solve", "--rules", "full", "--trump", "B", "--declarer", "N", "--leader", "X"], ["--leader", "'X'"]),
     (["solve", "--rules", "full", "--trump", "B", "--declarer", "N", "--dealer", "5"], ["--dealer", "'5'"]),
     (SOLVE + ["--trick", "B99"], ["--trick", "'B99'"]),
+    (SOLVE + ["--trick", "Roo\u212a"], ["--trick", "'Roo\u212a'"]),
+    # the long s uppers to 'S' under Unicode's case rules: no seat
+    (["solve", "--rules", "full", "--trump", "B", "--declarer", "\u017f"], ["--declarer", "'\u017f'"]),
+    (["solve", "--rules", "full", "--trump", "B", "--declarer", "N", "--leader", "\u017f"], ["--leader"]),
 ])
 def test_solve_bad_options(args, names):
     assert_bad_input(run(*args, _a_deal()), *names)

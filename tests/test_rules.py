@@ -275,6 +275,21 @@ def test_bad_tables_and_odd_inputs_are_rules_errors(make, words):
         assert w in str(e.value)
 
 
+@pytest.mark.parametrize("make, quoted", [
+    # case is ignored, but Unicode folds other letters onto ASCII ones: the Kelvin
+    # sign lowers to 'k', the long s uppers to 'S'; neither is a preset, knob or seat
+    (lambda: Rules.from_spec("\u212aentucky"), "'\u212aentucky'"),
+    (lambda: Rules.from_spec("hasbro,tric\u212a_points=1"), "'tric\u212a_points'"),
+    (lambda: Rules.from_spec("hasbro,last_tric\u212a_bonus=10"), "'last_tric\u212a_bonus'"),
+    (lambda: Rules.preset("hasbro").check_seat("\u017f"), "'\u017f'"),
+    (lambda: Rules.preset("hasbro").seat_index("\u017f"), "'\u017f'"),
+])
+def test_letters_that_only_fold_to_ascii_are_refused(make, quoted):
+    with pytest.raises(RulesError) as err:
+        make()
+    assert quoted in str(err.value)
+
+
 def test_most_tricks_with_the_declarer_alone_at_two_seats():
     # two seats alone are two sides: the bonus is defined
     r = Rules.from_spec("full,seats=2,teams=alone,hand_size=5,most_tricks=3:20")
