@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rook_analyze.solver import (Deal, DealError, DuplicateCardError, Hand, InvalidCardError,
-                                 NotationError, PRESETS, Rules, random_deal, random_deals)
+                                 NotationError, PRESETS, Rules, RulesError, random_deal, random_deals)
 
 SPECS = list(PRESETS) + ["full,double_bird=true", "full,nest_size=0", "hasbro,nest_size=4",
                          "kentucky,bird=low"]
@@ -332,3 +332,44 @@ def test_counts_in_messages_read_as_english():
         Deal.from_rdn(one, "hasbro", complete=True)
     with pytest.raises(DealError, match=r"hand N has 2 cards: "):
         Deal.from_rdn("N: B14 B5 / E: B13 B6 / S: B12 B7 / W: B11 B8", "hasbro", complete=True)
+
+
+@st.composite
+def table_specs(draw):
+    """A spec of any table: a preset with seats, teams, nest, birds and deck knobs."""
+    preset = draw(st.sampled_from(list(PRESETS)))
+    seats = draw(st.integers(2, 6))
+    knobs = {"seats": seats}
+    if draw(st.booleans()):
+        knobs["teams"] = "alone"
+    else:
+        sides = draw(st.lists(st.integers(0, 1), min_size=seats, max_size=seats).filter(lambda s: len(set(s)) == 2))
+        knobs["teams"] = "".join(map(str, sides))
+    for key, values in (("nest_size", ["0", "1", "2", "4", "6"]), ("bird", ["high", "low", "ten_and_half", "none"]),
+                        ("double_bird", ["true", "false"]), ("numbers", ["1-14", "5-14", "1+5-14", "2-14", "7-14"]),
+                        ("hand_size", ["3", "5", "7"]), ("one_high", ["true", "false"]),
+                        ("most_tricks", ["none", "2:10"])):
+        if draw(st.booleans()):
+            knobs[key] = draw(st.sampled_from(values))
+    return ",".join([preset] + [f"{k}={v}" for k, v in knobs.items()])
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), spec=table_specs(), seed=st.integers(0, 2**63))
+def test_deals_of_any_table_round_trip(data, spec, seed):
+    # 2 to 6 seats, either split into sides, any nest, one bird, two or none
+    try:
+        rules = Rules.from_spec(spec)
+    except RulesError:
+        return  # a table the deck cannot deal (test_rules holds those to one-line errors)
+    assert Rules.from_spec(rules.spec()) == rules and hash(Rules.from_spec(rules.spec())) == hash(rules)
+    deal = random_deal(rules, seed)
+    assert deal == random_deal(rules.spec(), seed)  # reproducible per seed and rules
+    text = deal.rdn()
+    again = Deal.from_rdn(text, rules.spec(), complete=True)
+    assert again == deal and hash(again) == hash(deal) and again.rdn() == text
+    assert Deal.from_rdn(data.draw(messy_deal_text(deal)), rules) == deal
+    assert eval(repr(deal)) == deal
+    # every card of the deck once: in a hand, the nest, or out of play
+    assert deal.in_play_mask | deal.out_of_play.mask == rules.deck_mask
+    assert len(deal.out_of_play) == rules.out_of_play
