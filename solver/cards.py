@@ -300,7 +300,7 @@ class Hand:
         for tok in tokens:
             card = Card.from_rdn(tok)
             if m & card.bit:
-                raise DuplicateCardError(f"duplicate card {card.rdn()!r} in {text.strip()!r}")
+                raise DuplicateCardError(f"duplicate card {card.rdn()!r} in {shown(text.strip())}")
             if deck_mask is not None and not deck_mask & card.bit:
                 raise InvalidCardError(f"card {tok!r} is not in this deck")
             m |= card.bit

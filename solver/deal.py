@@ -95,18 +95,18 @@ class Deal:
             who, cards = m.group(1).upper(), m.group(2)
             if who == "NEST":
                 if nest is not None:
-                    raise DealError(f"the nest is given twice in {src!r}")
+                    raise DealError(f"the nest is given twice in {shown(src)}")
                 nest = _parse_hand(cards, "nest")
             elif who in names:
                 if who in hands:
-                    raise DealError(f"seat {who} is given twice in {src!r}")
+                    raise DealError(f"seat {who} is given twice in {shown(src)}")
                 hands[who] = _parse_hand(cards, who)
             else:
                 raise DealError(f"unknown seat {m.group(1)!r} in deal part {shown(part.strip())}: "
                                 f"seats are {' '.join(names)} and nest")
         missing = [n for n in names if n not in hands]
         if missing:
-            raise DealError(f"deal {src!r} has no hand for {' '.join(missing)}")
+            raise DealError(f"deal {shown(src)} has no hand for {' '.join(missing)}")
         deal = cls(rules, tuple(hands[n] for n in names), nest or Hand(0))
         if complete:
             deal.check_complete()

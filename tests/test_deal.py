@@ -184,6 +184,21 @@ def test_deal_errors_name_the_token_and_reason(text, spec, error, words):
         assert w in str(err.value), (w, str(err.value))
 
 
+@pytest.mark.parametrize("text, error, words", [
+    ("N: " + "B5 " * 100_000, DuplicateCardError, ["duplicate card 'B5'", "(in N)"]),
+    ("N: B5 / " * 2 + "E: " + "y" * 100_000, DealError, ["seat N is given twice"]),
+    ("nest: B5 / " * 2 + "N: " + "y" * 100_000, DealError, ["the nest is given twice"]),
+    ("N: B5" + ", " * 100_000 + "B6", DealError, ["has no hand for E S W"]),
+])
+def test_errors_quote_long_input_cut_short(text, error, words):
+    # a long line of a deal file (or pasted text): the message quotes its start, one screen line
+    with pytest.raises(error) as err:
+        Deal.from_rdn(text, "hasbro")
+    assert len(str(err.value)) < 300, len(str(err.value))
+    for w in words:
+        assert w in str(err.value)
+
+
 def test_complete_deal_needs_every_card():
     short = EXAMPLE.replace(" B5 R12", " B5").replace(" G12", "").replace(" G9", "").replace(" R5", "")
     deal = Deal.from_rdn(short, "hasbro")  # a position after one trick is fine
