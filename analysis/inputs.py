@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from rook_analyze.solver.cards import Hand, first_card
+from rook_analyze.solver.cards import Hand, first_card, shown
 from rook_analyze.solver.errors import ConstraintError, DuplicateCardError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
 
@@ -112,16 +112,16 @@ def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) 
         try:
             return Hand.from_rdn(value, rules.deck_mask)
         except RookError as e:
-            raise type(e)(f"{what} {value.strip()!r}: {e}") from None
+            raise type(e)(f"{what} {shown(value.strip())}: {e}") from None
     if isinstance(value, Hand):
         hand = value
     elif masks and is_whole(value) and int(value) >= 0:
         try:
             hand = Hand(int(value))
         except RookError as e:
-            raise type(e)(f"{what} {value!r}: {e}") from None
+            raise type(e)(f"{what} {shown(value)}: {e}") from None
     else:
-        raise InvalidCardError(f"{what} {value!r}: expected a Hand or cards in Rook deal notation, "
+        raise InvalidCardError(f"{what} {shown(value)}: expected a Hand or cards in Rook deal notation, "
                                f"e.g. 'B14 R5 Rook'")
     stray = hand.mask & ~rules.deck_mask
     if stray:  # as text is read: a card the deck lacks is an error, not a card dealt from nowhere

@@ -381,6 +381,14 @@ def test_bid_curve_takes_a_hand_report(nest_report):
         bid_curve(nest_report)
 
 
+def test_a_long_hand_is_quoted_cut_short():
+    # the hand text, and a list given for one, quoted as the start of it: one screen line
+    for hand, error in (("B14 " * 100_000, DuplicateCardError), (["B14"] * 100_000, InvalidCardError)):
+        with pytest.raises(error) as err:
+            analyze_hand(hand, BID_RULES, samples=2, seed=1)
+        assert len(str(err.value)) < 600 and "hand " in str(err.value), len(str(err.value))
+
+
 def test_a_whole_number_beyond_any_float_is_infinite():
     # as float("1e400") reads: a time limit no run reaches, not an OverflowError
     a = analyze_hand(HAND, BID_RULES, samples=2, seed=1, time_limit=10**400)
