@@ -53,7 +53,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, ascii_lower, ascii_upper, first_card, mask_indices
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import (ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError,
                                          plural)
@@ -101,7 +101,7 @@ class Constraint:
         feature = self.feature
         if isinstance(feature, str):
             feature = feature.strip()
-            feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
+            feature = ascii_lower(feature) if ascii_lower(feature) in ("counters", "rook") else ascii_upper(feature)
         if not isinstance(feature, str) or feature not in FEATURES:
             raise ConstraintError(f"constraint {shown}: feature {self.feature!r} must be one of "
                                   f"{', '.join(FEATURES)}")
@@ -245,10 +245,10 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
 
 def _place_name(place: str, rules: Rules) -> str:
     p = str(place).strip()
-    if p.lower() in (NEST, OUT):
-        return p.lower()
-    if p.upper() in rules.seat_names:
-        return p.upper()
+    if ascii_lower(p) in (NEST, OUT):
+        return ascii_lower(p)
+    if ascii_upper(p) in rules.seat_names:  # case ignored in ASCII only: no long s for S
+        return ascii_upper(p)
     raise ConstraintError(f"place {place!r}: choose a seat ({' '.join(rules.seat_names)}), nest or out")
 
 

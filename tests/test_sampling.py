@@ -174,11 +174,20 @@ def test_known_cards_are_placed():
     (["E B7"], "PLACE:CARDS"),
     (["E:"], "known cards for E: none given"),
     (["nest:  "], "known cards for nest: none given"),
+    # case is ignored in ASCII only: the long s uppers to 'S', the Kelvin sign lowers to 'k'
+    (["\u017f:B7"], "place '\u017f'"),
+    (["ne\u017ft:B7"], "place 'ne\u017ft'"),
 ])
 def test_bad_known_cards(known, message):
     with pytest.raises((ConstraintError, DuplicateCardError, InvalidCardError)) as e:
         DealSampler(FULL, "N", STRONG, known=known)
     assert message in str(e.value)
+
+
+def test_a_feature_that_only_folds_to_ascii_is_refused():
+    with pytest.raises(ConstraintError, match="feature 'roo\u212a'"):
+        Constraint("E", "roo\u212a", "=", 1)
+    assert Constraint("e", "ROOK", "=", 1) == Constraint("E", "rook", "=", 1)
 
 
 @pytest.mark.parametrize("cons, message", [
