@@ -122,6 +122,11 @@ def test_deal_formats_carry_the_same_deals():
     rows = list(csv.DictReader(io.StringIO(text)))
     assert [r["deal"] for r in rows] == rdn
     assert rows[0]["N"] == Deal.from_rdn(rdn[0], "hasbro").hands[0].rdn()
+    # --format is read in any case, as --objective is
+    for fmt in ("JSON", "Jsonl", "CSV"):
+        again = run("deal", "--rules", "hasbro", "--count", "3", "--seed", "5", "--format", fmt)
+        assert again.exit_code == 0 and again.stdout == run("deal", "--rules", "hasbro", "--count", "3", "--seed",
+                                                            "5", "--format", fmt.lower()).stdout, fmt
 
 
 def test_deal_with_known_cards_and_constraints():
@@ -426,6 +431,12 @@ def test_emit_json_turns_numpy_and_nan_into_plain_json(capsys):
     assert json.loads(capsys.readouterr().out) == [{"n": 1, "x": 0.5}, {"n": 2, "x": None}]
     emit([{"n": np.int64(3)}], "jsonl")
     assert json.loads(capsys.readouterr().out) == {"n": 3}
+    # infinities are no JSON either (json.dumps would write Infinity)
+    emit({"a": float("inf"), "b": [float("-inf"), 1.0]}, "json")
+    assert json.loads(capsys.readouterr().out) == {"a": None, "b": [None, 1.0]}
+    # columns keeps those fields, in that order, and only those
+    emit([{"n": 1, "x": 2, "y": 3}], "jsonl", columns=["y", "n"])
+    assert capsys.readouterr().out == '{"y": 3, "n": 1}\n'
 
 
 def test_progress_bar_only_on_a_terminal(monkeypatch):

@@ -116,6 +116,40 @@ def test_random_deal_is_uniform_enough():
     assert share.min() > 0.15 and share.max() < 0.29
 
 
+def test_the_most_tricks_bonus_is_certain_only_at_the_majority_of_an_odd_count():
+    """Over an odd number of tricks, the side that takes the majority is the
+    one side that always reaches it; any other N leaves a split where both
+    sides, or neither, reach it."""
+    from rook_analyze.solver.deal import most_tricks_always_awarded
+
+    assert most_tricks_always_awarded(3, 5) and most_tricks_always_awarded(1, 1) and most_tricks_always_awarded(5, 9)
+    for n, tricks in ((1, 5), (2, 5), (4, 5), (3, 6), (2, 4), (5, 10)):
+        assert not most_tricks_always_awarded(n, tricks), (n, tricks)
+    # in a position's points at stake: five tricks to play
+    deal = Deal.from_rdn("N: B14 B13 B12 B11 B10 / E: R14 R13 R12 R11 R10 / S: Y14 Y13 Y12 Y11 Y10 / "
+                         "W: G14 G13 G12 G11 G10", "hasbro,hand_size=5,nest_size=0")
+    counters = 4 * 20
+    assert Deal(deal.rules.with_knobs(most_tricks="3:20"), deal.hands).total_points() == counters + 20
+    assert Deal(deal.rules.with_knobs(most_tricks="2:20"), deal.hands).total_points() == counters
+
+
+def test_hands_or_a_nest_larger_than_the_rules_deal_are_refused():
+    rules = Rules.from_spec("hasbro,hand_size=2")
+    with pytest.raises(DealError, match="hands of 3 cards: 'hasbro,hand_size=2' deals 2 a seat"):
+        Deal.from_rdn("N: B14 B13 B12 / E: R14 R13 R12 / S: Y14 Y13 Y12 / W: G14 G13 G12", rules)
+    with pytest.raises(DealError, match="a nest of 6 cards"):
+        Deal.from_rdn("N: B14 / E: R14 / S: Y14 / W: G14 / nest: B5 B6 B7 B8 B9 B10", rules)
+
+
+def test_a_finished_position_has_no_points_left_but_a_nest_the_declarer_keeps():
+    """With no card left to play, a nest that goes to the last trick goes to
+    nobody; one that goes to the declarer is still the declarer's."""
+    empty = [Hand(0)] * 4
+    nest = Hand.from_rdn("B5 B10 R14 Y7 G6")  # 25 points
+    assert Deal(Rules.preset("hasbro"), tuple(empty), nest).total_points() == 0
+    assert Deal(Rules.preset("full"), tuple(empty), nest).total_points() == 25
+
+
 def test_an_empty_nest_is_written_without_a_trailing_space():
     # a position given without its nest (solve's canonical 'deal' field): 'nest:', not 'nest: '
     deal = Deal.from_rdn("n: b14 / e: b13 / s: b12 / w: b11", "hasbro")

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, wilson
+from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_hand, deciding_bids, recommend,
+                                        settled, wilson)
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.main import main
@@ -337,6 +338,82 @@ def test_decision_rule_and_wilson():
         a, b, c = 1 + z * z / n, -(2 * p + z * z / n), p * p
         root = math.sqrt(b * b - 4 * a * c)
         assert wilson(p, n) == pytest.approx(((-b - root) / (2 * a), (-b + root) / (2 * a)), abs=1e-12), (p, n)
+
+
+def test_wilson_ends_are_exact_at_none_and_all():
+    """At p = 0 (p = 1) the interval's lower (upper) end is exactly 0 (1):
+    worked out, it comes to a few 1e-17 off at some n (0 of 3: 5.6e-17)."""
+    for n in range(1, 200):
+        assert wilson(0.0, n)[0] == 0.0 and wilson(1.0, n)[1] == 1.0, n
+        assert 0.0 < wilson(0.0, n)[1] < 1.0 and 0.0 < wilson(1.0, n)[0] < 1.0, n
+
+
+def _bids(rows):
+    """A bids table of SMALL's levels from {bid: (p_make, ev)} and defaults for the rest:
+    the columns recommend and settled read."""
+    import pandas as pd
+
+    out = []
+    for b in SMALL.bid_levels():
+        p, ev, p_lo, p_hi, ev_lo, ev_hi, ev_se = rows.get(b, (0.0, -50.0, 0.0, 0.1, -60.0, -40.0, 5.0))
+        out.append({"bid": b, "p_make": p, "p_make_lo": p_lo, "p_make_hi": p_hi, "ev": ev, "ev_lo": ev_lo,
+                    "ev_hi": ev_hi, "ev_se": ev_se})
+    return pd.DataFrame(out)
+
+
+def _trumps(means):
+    import pandas as pd
+
+    return pd.DataFrame({"trump": list(COLORS), "mean": means})
+
+
+def test_recommend_takes_levels_exactly_on_the_line():
+    """DECISION_RULE's bounds are inclusive: P(make) of exactly 0.5 and ev of
+    exactly 0 qualify; the highest qualifying level is the bid, and the
+    trump is the best mean, the first in B R Y G order among equals."""
+    figures = {40: (0.9, 12.0), 45: (0.5, 0.0), 50: (0.5, -0.5), 55: (0.45, 3.0)}
+    bids = _bids({b: (p, ev, 0, 1, -1, 1, 1) for b, (p, ev) in figures.items()})
+    assert recommend(bids, _trumps([50.0, 61.0, 61.0, 40.0])) == Recommendation(45, "R")
+    # nothing qualifies: a pass, with the best trump all the same
+    bids = _bids({40: (0.49, 5.0, 0, 1, -1, 1, 1), 45: (0.8, -0.01, 0, 1, -1, 1, 1)})
+    assert recommend(bids, _trumps([50.0, 40.0, 45.0, 70.0])) == Recommendation(None, "G")
+
+
+def test_deciding_bids_are_the_bid_and_the_next_one_up():
+    assert deciding_bids(SMALL, Recommendation(45, "B")) == [45, 50]
+    assert deciding_bids(SMALL, Recommendation(None, "B")) == [40]
+    assert deciding_bids(SMALL, Recommendation(120, "B")) == [120]
+
+
+def test_settled_judges_each_deciding_bid_by_both_tests():
+    """settled on hand-made tables: at the recommended bid the rule must pass
+    with both intervals clear of the line; at the next one up it must fail
+    on either test wholly below it; a row neither passes nor fails only
+    within ``precision``; the bids outside the two deciding ones never count."""
+    rng = np.random.default_rng(0)
+    clear_b = np.column_stack([80 + rng.integers(0, 5, 30)] + [50 + rng.integers(0, 5, 30) for _ in range(3)])
+    rec = Recommendation(45, "B")
+    clear_pass = (0.8, 10.0, 0.6, 0.9, 2.0, 18.0, 4.0)
+    p_below = (0.3, 1.0, 0.2, 0.45, -7.0, 9.0, 4.0)   # fails by P(make) alone: ev's interval straddles 0
+    ev_below = (0.6, -8.0, 0.52, 0.7, -15.0, -1.0, 4.0)  # fails by ev alone
+    unclear = (0.55, 1.0, 0.4, 0.7, -7.0, 9.0, 4.0)
+    assert settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, 1.0, clear_b)
+    assert settled(SMALL, _bids({45: clear_pass, 50: ev_below}), rec, 1.0, clear_b)
+    # P(make) clear but ev's interval reaching below 0 at the bid: not decided
+    half = (0.8, 1.0, 0.6, 0.9, -7.0, 9.0, 4.0)
+    assert not settled(SMALL, _bids({45: half, 50: p_below}), rec, 1.0, clear_b)
+    assert settled(SMALL, _bids({45: half, 50: p_below}), rec, 4.0, clear_b)  # but pinned within 4
+    # the next level up open: not settled, whatever the bid's own row says
+    assert not settled(SMALL, _bids({45: clear_pass, 50: unclear}), rec, 1.0, clear_b)
+    # an open level further up does not count
+    assert settled(SMALL, _bids({45: clear_pass, 50: p_below, 55: unclear}), rec, 1.0, clear_b)
+    # a pass is judged at min_bid alone
+    assert settled(SMALL, _bids({40: p_below, 45: unclear}), Recommendation(None, "B"), 1.0, clear_b)
+    assert not settled(SMALL, _bids({40: unclear}), Recommendation(None, "B"), 1.0, clear_b)
+    # the trump: B leads every other color by far here, but not R in this one
+    tied = clear_b.copy()
+    tied[:, 1] = clear_b[:, 0] + rng.integers(-3, 4, 30)
+    assert not settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, 0.1, tied)
 
 
 def test_no_bidding_or_no_samples_is_an_error():

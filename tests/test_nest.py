@@ -91,6 +91,8 @@ def test_figures_equal_direct_solver_calls(report):
         assert row["mean"] == pytest.approx(pts.mean())
         assert row["se"] == pytest.approx(pts.std(ddof=1) / math.sqrt(len(pts)))
         assert row["p_make"] == pytest.approx(np.mean(pts >= bid))
+        made = np.mean(pts >= bid)
+        assert row["p_make_se"] == pytest.approx(math.sqrt(made * (1 - made) / len(pts)), abs=1e-12)
         # the same 95% Wilson interval as hand's bids (tests/test_hand.py checks wilson itself)
         assert (row["p_make_lo"], row["p_make_hi"]) == pytest.approx(wilson(np.mean(pts >= bid), len(pts)))
         assert row["p_make_lo"] <= row["p_make"] <= row["p_make_hi"] and row["p_make_hi"] - row["p_make_lo"] > 0
@@ -131,6 +133,59 @@ def test_policy_choice_and_each_trump_are_candidates():
     # even the smallest pool keeps the policy's choice
     (only,) = nest_candidates(HAND, NEST, SMALL, limit=1)
     assert (only.trump, only.discard) == (choice.trump, choice.discard)
+
+
+def test_each_round_keeps_the_options_that_measured_best_on_its_layouts():
+    """Successive halving ranks the survivors of a round by their mean on
+    that round's layouts (not by the quick estimate that ordered the pool):
+    every option that went on measured at least as well as every option
+    dropped then, the policy's choice (the yardstick) excepted."""
+    rep = analyze_nest("B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12", SMALL, samples=8, seed=1, candidates=8)
+    opts = rep.options
+    assert sorted(set(opts["rounds"])) == [1, 2, 3]  # 8 -> 4 -> 2: dropped after round 1, after round 2, finalists
+    for r, (_, layouts) in enumerate(rep.schedule[:-1], start=1):
+        there = opts[opts["rounds"] >= r]
+        mean = {rank: _points(rep, rank)[:layouts].mean() for rank in there["rank"]}
+        went_on = [rank for rank, out, pol in zip(there["rank"], there["rounds"], there["policy"])
+                   if out > r and not pol]
+        dropped = [rank for rank, out in zip(there["rank"], there["rounds"]) if out == r]
+        assert went_on and dropped
+        assert min(mean[k] for k in went_on) >= max(mean[d] for d in dropped), (r, mean)
+    # the quick estimate alone would have kept others: the test says something here
+    quick = {rank: q for rank, q in zip(opts["rank"], opts["quick"])}
+    assert set(sorted(quick, key=lambda rank: -quick[rank])[:4]) != set(opts.loc[opts["rounds"] > 1, "rank"])
+
+
+def test_pool_never_buries_trumps_or_birds_while_side_cards_last():
+    """Every discard in the pool, the quick estimate's whole enumeration
+    included, buries side cards only when there are enough of them."""
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    cands = nest_candidates(HAND, NEST, SMALL, limit=10_000, per_trump=10_000)
+    for trump in "BRYG":
+        mine = [c for c in cands if c.trump == trump]
+        side = [c for c in cards if c.color not in (None, trump)]
+        assert len(side) >= SMALL.nest_size and len(mine) > 1, trump
+        for c in mine:
+            assert c.discard.count(trump) == 0 and not c.discard.has_bird(), (trump, c.discard.rdn())
+
+
+def test_pool_voids_every_side_color_and_pair_that_fits():
+    """The discards built by rule void each side color, and each pair of
+    them, that fits in the nest (filled up with the lowest side cards)."""
+    hand, nest = "B14 B13 R9 R8 R7", "Y12 Y11 Y10 G6 Rook"  # black 2 cards, red 3, yellow 3, green 1
+    cards = Hand.from_rdn(hand) | Hand.from_rdn(nest)
+    cands = nest_candidates(hand, nest, SMALL, limit=10_000)
+    k = SMALL.nest_size
+    for trump in "BRYG":
+        voids = [c for c in cands if c.trump == trump and "void" in c.sources]
+        colors = [c for c in "BRYG" if c != trump and cards.count(c)]
+        fits = [combo for r in (1, 2) for combo in itertools.combinations(colors, r)
+                if sum(cards.count(c) for c in combo) <= k]
+        assert fits, trump
+        for combo in fits:
+            assert any(all(v.discard.count(c) == cards.count(c) for c in combo) for v in voids), (trump, combo)
+    # a pair that fills the nest exactly is voided too: under R, black and yellow are five cards
+    assert any(v.discard == Hand.from_rdn("B14 B13 Y12 Y11 Y10") for v in cands if v.trump == "R" and "void" in v.sources)
 
 
 def test_quick_best_is_never_pruned():
@@ -175,6 +230,10 @@ def test_schedule():
     assert halving_schedule(2, 10) == [(2, 10)]
     assert halving_schedule(1, 5) == [(1, 5)]
     assert halving_schedule(16, 3) == [(16, 2), (8, 2), (4, 2), (2, 3)]  # never fewer than 2 layouts, nor more than 3
+    # an odd count keeps the larger half: 7 -> 4 -> 2, 5 -> 3 -> 2
+    assert halving_schedule(7, 8) == [(7, 2), (4, 4), (2, 8)]
+    assert halving_schedule(5, 8) == [(5, 2), (3, 4), (2, 8)]
+    assert halving_schedule(3, 8) == [(3, 4), (2, 8)]
     with pytest.raises(ConstraintError):
         halving_schedule(0, 5)
 
@@ -218,12 +277,19 @@ def test_objective_p_make_ranks_by_p_make():
     finalists = rep.options[rep.options["samples"] == 4]
     assert len(finalists) == 2 and finalists["p_make"].nunique() == 2   # not a tie: the order says something
     assert finalists["p_make"].iloc[0] > finalists["p_make"].iloc[1]
-    # the first round kept the options with the best p_make on the first two layouts
-    # (the policy's own choice, the yardstick, is kept whatever it measures)
+    # the first round kept the options with the best p_make on the first two layouts (the
+    # policy's own choice, the yardstick, is kept whatever it measures). Every option above
+    # makes 60 on both of them, which any order passes: a spot where the first round differs,
+    # and where the option kept has the lower mean points (65 against 67.5): ranked by p_make
+    rep = analyze_nest("B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12", SMALL, bid=60, samples=4, seed=3, candidates=4,
+                       objective="p_make", margin=0)
     first = {rank: np.mean(_points(rep, rank)[:2] >= 60) for rank in range(1, len(rep.options) + 1)}
     kept = [r for r in first if rep.options.iloc[r - 1]["samples"] == 4 and not rep.options.iloc[r - 1]["policy"]]
     dropped = [r for r in first if rep.options.iloc[r - 1]["samples"] == 2]
-    assert all(first[k] >= first[d] for k in kept for d in dropped)
+    assert kept and dropped
+    assert all(first[k] > first[d] for k in kept for d in dropped), first
+    mean = {rank: _points(rep, rank)[:2].mean() for rank in first}
+    assert max(mean[d] for d in dropped) > min(mean[k] for k in kept)  # by mean points it would go the other way
 
 
 def test_without_a_nest_only_trump_is_chosen():
@@ -388,6 +454,22 @@ def test_the_policy_choice_is_the_yardstick(report):
     assert k.text().startswith(f"trump {k.trump}, discard {k.discard.rdn()} (the heuristic's choice, kept: ")
     assert "better than the heuristic's choice" in rec.text() and "(the heuristic's choice" not in rec.text()
     assert kept.detail["points"].sum() == free.detail["points"].sum()  # the margin changes no solve
+
+
+def test_a_lead_of_exactly_margin_standard_errors_switches():
+    """The best-measured option replaces the policy's choice when it leads by
+    at least ``margin`` standard errors: a lead of exactly that many switches,
+    the next margin up keeps the policy's choice."""
+    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0).recommendation
+    assert free.lead > 0 and free.lead_se > 0
+    margin = free.lead / free.lead_se
+    assert margin * free.lead_se == free.lead  # exactly on the line in floating point too
+    on = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=margin).recommendation
+    assert not on.policy and (on.trump, on.discard) == (free.trump, free.discard)
+    above = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8,
+                         margin=math.nextafter(margin, math.inf)).recommendation
+    assert above.policy
 
 
 def test_long_hands_are_announced_before_the_wait(monkeypatch):

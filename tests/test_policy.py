@@ -27,6 +27,45 @@ def test_trump_is_the_long_strong_color():
     assert P.trump(c, FULL) == "R"
 
 
+def test_strength_is_the_documented_formula():
+    """strength = 3 x length + honours (4, 3, 2, 1 for the four highest
+    ranks of the deck, the 1 first under one_high) + counters / 10; the
+    birds are in no color."""
+    # 3 x 5 + (4 for the 14, 2 for the 12) + (10 + 10 + 5) / 10
+    assert P.strength(cards("B14 B12 B10 B5 B2"), "B", FULL) == 23.5
+    assert P.strength(cards("B11"), "B", FULL) == 3 + 1
+    # kentucky: the 1 is the highest rank and worth 15; the Rook's 20 points do not vote
+    assert P.strength(cards("B1 B14 B13 Rook"), "B", Rules.preset("kentucky")) == 9 + (4 + 3 + 2) + 2.5
+    assert P.strength(cards("Rook"), "B", FULL) == 0
+
+
+def test_trump_ties_go_to_the_longer_color_first():
+    # R: 3 x 3; B: 3 x 2 + 3 for the 13: equal strength, R is longer (and after B in order)
+    c = cards("B13 B9 R9 R8 R7 Y2")
+    assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL) == 9
+    assert P.trump(c, FULL) == "R"
+
+
+@pytest.mark.parametrize("held, discard", [
+    # 3. nest_to=declarer: six losing counters for five places, the most points first
+    ("Rook B14 B13 B12 B11 B10 B9 B8 R10 R5 R2 Y10 Y5 Y3 G10 G5 G2 G3", "R10 Y10 G10 R5 Y5"),
+    # 4. a color with a winner is not voided (G14 keeps G3 G2): red is, then the shortest color's lowest
+    ("Rook B14 B13 B12 B11 B10 B9 B8 G14 G3 G2 R9 R8 R7 R6 Y14 Y13 Y12", "R9 R8 R7 R6 G2"),
+    # 6. every side card a winner: the lowest non-counters first (R11, then the 12s, then a 13)
+    ("Rook B14 B13 B12 B11 B10 B9 B8 R14 R13 R12 R11 Y14 Y13 Y12 G14 G13 G12", "R13 R12 R11 Y12 G12"),
+    # 6. side cards run out: then the lowest trumps
+    ("Rook B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 B14 R2 R3 G2", "B2 B1 R3 R2 G2"),
+])
+def test_discard_steps_worked_by_hand(held, discard):
+    assert P.discard(cards(held), "B", FULL) == cards(discard)
+
+
+def test_last_trick_nest_fills_with_non_counters_first():
+    # 5. hasbro: yellow and green voided, one place left among the red losers: R6, not the lower R5
+    assert P.discard(cards("Rook B14 B13 B12 B11 B9 R12 R11 R6 R5 Y12 Y11 G13 G12"), "B", HASBRO) == \
+        cards("R6 Y12 Y11 G13 G12")
+
+
 def test_trump_ties_go_to_the_longer_color_then_color_order():
     # B and R mirror each other exactly: B wins by color order
     c = cards("Rook B11 B9 B8 B7 B6 R11 R9 R8 R7 R6 Y2 Y3 Y4 G2 G3 G4 G7")

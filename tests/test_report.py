@@ -86,6 +86,49 @@ def test_held_out_figures_are_never_in_sample_ones():
         assert math.isfinite(count.r2_fit) and count.weights  # the count itself is still fitted
 
 
+def test_held_out_figures_are_those_of_each_fold_fitted_on_the_other():
+    """R-squared, RMSE and MAE are the rounded count's on held-out deals: the
+    count fitted on the odd deals scores the even ones and the other way
+    round (seats of one deal stay in one fold), against the mean of all rows."""
+    from rook_analyze.analysis.report import HandCount
+
+    rng = np.random.default_rng(7)
+    n = 400
+    frame = pd.DataFrame({"deal_id": np.arange(n) // 4, "counters": rng.integers(0, 24, n) * 5,
+                          "rook": rng.integers(0, 2, n), "longest": rng.integers(2, 8, n)})
+    # the seats of a deal share a bonus: a split by row rather than by deal would show it
+    frame["policy_points"] = (25 + 0.7 * frame["counters"] + 12 * frame["rook"] + rng.normal(0, 12, n)
+                              + rng.normal(0, 10, n // 4).repeat(4)).round()
+    count = fit_count(frame)
+    y = frame["policy_points"].to_numpy(float)
+    pred = np.empty(n)
+    for k in (0, 1):
+        test = (frame["deal_id"] % 2 == k).to_numpy()
+        other = fit_count(frame[~test])
+        assert isinstance(other, HandCount) and other.weights.keys() == count.weights.keys()
+        pred[test] = other.predict(frame[test]).to_numpy()
+    resid = y - pred
+    assert count.rmse == pytest.approx(np.sqrt((resid ** 2).mean()), rel=1e-12)
+    assert count.mae == pytest.approx(np.abs(resid).mean(), rel=1e-12)
+    assert count.r2 == pytest.approx(1 - (resid ** 2).sum() / ((y - y.mean()) ** 2).sum(), rel=1e-12)
+    assert abs(resid.mean()) < 0.5 * count.mae  # the absolute error, not the signed one
+
+
+def test_fit_count_needs_two_rows_more_than_its_features_and_drops_constant_ones():
+    """The count needs a hand more than the features and the intercept; a
+    feature with one value in every row has no weight and does not count."""
+    from rook_analyze.analysis.report import TooFewRows
+
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"deal_id": np.arange(6), "counters": rng.integers(0, 60, 6),
+                          "rook": [0, 1, 0, 1, 1, 0], "voids": 0})
+    frame["policy_points"] = 30 + frame["counters"] + rng.integers(-5, 6, 6)
+    count = fit_count(frame.iloc[:4])  # two features that vary, and the intercept: 4 rows fit
+    assert set(count.weights) == {"counters", "rook"}
+    with pytest.raises(TooFewRows, match="3 rows are too few to fit a hand count on 2 features"):
+        fit_count(frame.iloc[:3])
+
+
 @pytest.mark.parametrize("kwargs, words", [
     (dict(features=["nosuch"]), ["'nosuch'", "not columns"]),
     (dict(features="counters"), ["'counters'", "list of column names"]),
@@ -145,6 +188,7 @@ def test_report_tables_agree_with_the_data(dataset):
         group = frame[inside]
         assert row["rows"] == len(group), label
         assert row["mean_points"] == pytest.approx(group["policy_points"].mean()), label
+        assert row["mean_count"] == pytest.approx(count[inside].mean()), label
         for b in rep.bids:
             assert row[f"make_{b}"] == pytest.approx((group["policy_points"] >= b).mean()), (label, b)
     for _, row in buckets.iterrows():
@@ -162,6 +206,16 @@ def test_report_tables_agree_with_the_data(dataset):
     assert list(pos["position"]) == [1, 2, 3, 4] and set(pos["rows"]) == {DEALS}
     assert pos.set_index("position")["mean_points"][1] == pytest.approx(
         frame.loc[frame["seat"] == "N", "policy_points"].mean())
+    # every figure of every seat: W deals, so N (position 1) leads and N-S is the leading side
+    mid = rep.bids[len(rep.bids) // 2]
+    for row, seat in zip(pos.to_dict(orient="records"), "NESW"):
+        mine = frame[frame["seat"] == seat]
+        assert (row["declarer_leads"], row["side_leads"]) == (seat == "N", seat in "NS"), seat
+        assert row["mean_best_points"] == pytest.approx(mine["best_points"].mean()), seat
+        assert row["mean_points"] == pytest.approx(mine["policy_points"].mean()), seat
+        for b in (rep.bids[0], mid):
+            assert row[f"make_{b}"] == pytest.approx((mine["policy_points"] >= b).mean()), (seat, b)
+    assert (pos["mean_best_points"] > pos["mean_points"]).any()  # the two columns differ here
     assert rep.trump_length["rows"].sum() == len(frame)
     assert rep.make_by_count["rows"].min() >= 20
 
@@ -539,6 +593,26 @@ def test_longest_color_counts_as_a_best_trump_when_it_ties():
     assert stats["policy trump is a best trump"] == 3 / 4
     assert stats["policy trump is the dealt hand's longest color"] == 1 / 4
     assert stats["the dealt hand's longest color is a best trump"] == 3 / 4
+    assert stats["mean cost of the policy trump"] == 10 / 4
+    assert stats["cost of 10 points or more"] == 1 / 4  # the third row's 10 counts
+
+
+def test_trump_length_counts_the_policy_color_and_the_birds():
+    """Points by trumps held: the dealt hand's cards of the policy's trump
+    color plus its birds, each row in the group of its count."""
+    rules = Rules.from_spec(RULES)
+    frame = pd.DataFrame({
+        "policy_trump": ["B", "R", "B", "G", "Y"],
+        "len_B": [3, 1, 2, 0, 0], "len_R": [0, 2, 1, 1, 1], "len_Y": [1, 1, 1, 2, 4], "len_G": [1, 1, 0, 2, 0],
+        "rook": [0, 1, 1, 0, 0],
+        "policy_points": [60, 70, 80, 30, 100],
+    })
+    table = trump_length(frame, rules, "policy_points", [70, 75, 80]).set_index("trumps")
+    # trumps held: 3, 2 + 1, 2 + 1, 2, 4
+    assert list(table.index) == [2, 3, 4]
+    assert list(table["rows"]) == [1, 3, 1] and list(table["share"]) == [0.2, 0.6, 0.2]
+    assert table.loc[3, "mean_points"] == pytest.approx(70) and table.loc[2, "mean_points"] == 30
+    assert table.loc[3, "make_70"] == pytest.approx(2 / 3) and table.loc[3, "make_80"] == pytest.approx(1 / 3)
 
 
 def test_table_names_the_absolute_error(dataset):

@@ -109,6 +109,10 @@ def test_most_tricks_at_half_the_tricks_or_fewer():
     r = Rules.from_spec("full,most_tricks=3:5")
     assert r.most_tricks == (3, 5) and Rules.from_spec(r.spec()) == r
     assert Rules.from_spec("hasbro,most_tricks=1:20").most_tricks == (1, 20)
+    # n runs up to every trick of the hand, no further
+    assert Rules.from_spec("hasbro,hand_size=5,most_tricks=5:20").most_tricks == (5, 20)
+    with pytest.raises(RulesError, match="most_tricks=6:20: N must be 1 to 5"):
+        Rules.from_spec("hasbro,hand_size=5,most_tricks=6:20")
 
 
 def test_bid_levels():
@@ -119,6 +123,8 @@ def test_bid_levels():
     assert Rules.preset("dixie40").bid_levels() == list(range(65, 121, 5))
     # every multiple of 5 may be bid (bid_step only spaces one bid from the last)
     assert Rules.from_spec("full,bid_step=10,min_bid=80,max_bid=110").bid_levels() == [80, 85, 90, 95, 100, 105, 110]
+    # a single level, at every point the hand holds (hasbro's 120)
+    assert Rules.from_spec("hasbro,min_bid=120").bid_levels() == [120]
     with pytest.raises(RulesError, match="no bidding"):
         Rules.preset("bridge").bid_levels()
 

@@ -209,6 +209,41 @@ def test_impossible_constraints_fail_up_front(cons, message):
     assert message in str(e.value)
 
 
+def test_bounds_the_unseen_cards_force_are_judged_up_front():
+    # 27 of the 31 cards outside black are known: W's 9 cards come from 10 black and 4 others,
+    # so W holds at least 5 black cards
+    known = ["N:R14 R13 R12 R11 R10 R9 R8 R7 R6", "E:Y14 Y13 Y12 Y11 Y10 Y9 Y8 Y7 Y6",
+             "S:G14 G13 G12 G11 G10 G9 G8 G7 G6"]
+    with pytest.raises(ConstraintError, match="impossible constraint 'W:B<=4': W can only hold 5 to 9 B cards here"):
+        DealSampler(HASBRO, known=known, constraints=["W:B<=4"])
+    # a place whose known cards already pass its lower bound (N holds 20 of N:counters>=5)
+    # leaves the others' needs as they are: 50 + 55 of the 100 unseen points
+    with pytest.raises(ConstraintError, match="together they need 105 points in counters among the unseen cards, "
+                                              "which hold 100"):
+        DealSampler(HASBRO, known=["N:B14 B10"], constraints=["N:counters>=5", "E:counters>=50", "W:counters>=55"])
+
+
+def test_every_operator_and_two_birds():
+    h = Hand.from_rdn("B14 B10 B5 R1")
+    for text, holds in (("N:B<3", False), ("N:B<4", True), ("N:B<=3", True), ("N:B<=2", False), ("N:B=3", True),
+                        ("N:B==2", False), ("N:B>2", True), ("N:B>=4", False)):
+        assert Constraint.parse(text).holds(h, FULL) is holds, text
+    # the rook feature counts the birds held: two under double_bird
+    two = Rules.from_spec("hasbro,double_bird=true")
+    assert feature_value("rook", "Rook Rook2 B14", two) == 2
+    assert Constraint.parse("E:rook=2").holds("Rook Rook2", two) and not Constraint.parse("E:rook<2").holds(
+        "Rook Rook2", two)
+
+
+def test_sample_i_is_the_i_th_child_of_the_seed():
+    """The documented seeding: sample i of seed s is dealt from
+    default_rng(SeedSequence(s).spawn(...)[i]), whatever came before it."""
+    for seed, index in ((0, 0), (5, 3), (2 ** 40, 17)):
+        child = np.random.SeedSequence(seed).spawn(index + 1)[index]
+        assert DealSampler.generator(seed, index).integers(0, 2 ** 62, 8).tolist() == \
+            np.random.default_rng(child).integers(0, 2 ** 62, 8).tolist()
+
+
 def test_impossible_constraint_messages_count_in_english():
     with pytest.raises(ConstraintError, match="N can only hold 1 bird here"):
         DealSampler(HASBRO, None, None, known=["N:Rook"], constraints=["N:rook=0"])
