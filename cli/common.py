@@ -73,6 +73,10 @@ class RookGroup(click.Group):
             raise _refused(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
+        from rook_analyze.cli import ENVIRONMENT_ERROR
+
+        if ENVIRONMENT_ERROR is not None:
+            raise BadInput(ENVIRONMENT_ERROR)
         try:
             with ctrl_c_stops_searches():  # a Ctrl-C that Python drops still stops the run
                 return super().invoke(ctx)

@@ -52,13 +52,19 @@ JIT = dict(cache=DISK_CACHE, nogil=True, fastmath=False, boundscheck=False)
 # took of them cost an atomic reference count (0.93 x the time without).
 JIT_CALLED = dict(JIT, _nrt=False)
 
+
+def _whole_number(text: str) -> int | str:
+    """``text`` as an int where it is written as one (ASCII digits, a sign,
+    spaces around), else ``text`` itself, for the check to name."""
+    return int(text) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) else text
+
+
 # Transposition table size: 2**TT_BITS entries of 116 bytes each; the
 # default 21 bits is about 243 MB a table, 251 MB with its two fixed caches
 # (1 MB two-trick, 6.3 MB payoff-similar; the issue's budget: 256 MB);
 # override with ROOK_ANALYZE_TT_BITS (checked where a table is made:
 # api.table_bits).
-_bits = os.environ.get("ROOK_ANALYZE_TT_BITS", "21")
-TT_BITS = int(_bits) if _bits.strip().lstrip("-").isdigit() else _bits
+TT_BITS = _whole_number(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket
 
 

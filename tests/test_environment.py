@@ -20,6 +20,8 @@ from numba.core.dispatcher import Dispatcher
 
 from rook_analyze.solver import api, bits, config, kernel, needs_compile
 
+DEAL = "N: Rook B14 R5 Y10 / E: B13 R14 Y5 G6 / S: B5 R10 G14 G12 / W: B10 R12 Y14 G5 / nest: B7 Y9"
+
 
 def _python(*args: str, env: dict | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
     full = dict(os.environ)
@@ -27,6 +29,45 @@ def _python(*args: str, env: dict | None = None, cwd: Path | None = None) -> sub
     full.update(env or {})
     return subprocess.run([sys.executable, *args], env=full, cwd=cwd, capture_output=True, text=True,
                           timeout=120)
+
+
+def _command(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return _python("-m", "rook_analyze.cli", *args, env=env)
+
+
+# ---------------------------------------------------------------- environment variables
+@pytest.mark.parametrize("value", ["0", "-2", "abc", ""])
+def test_a_bad_numba_thread_count_is_one_line_not_a_traceback(value):
+    # numba refuses to import with 0 or less, and warns at length about text it cannot read
+    proc = _command("deal", "--rules", "hasbro", "--seed", "1", env={"NUMBA_NUM_THREADS": value})
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"Error: NUMBA_NUM_THREADS {value!r}: numba's thread count must be a whole number above 0, or unset "
+        "(the solver's threads are --workers)"]
+
+
+def test_a_good_numba_thread_count_is_left_alone():
+    proc = _command("deal", "--rules", "hasbro", "--seed", "1", env={"NUMBA_NUM_THREADS": "1"})
+    assert proc.returncode == 0 and proc.stderr == "" and proc.stdout.startswith("N: ")
+
+
+def test_a_table_size_int_cannot_read_is_one_line_not_a_traceback():
+    # "--5" once passed the digit check and failed in int() when the package was imported
+    proc = _command("solve", "--rules", "hasbro", "--trump", "R", "--declarer", "N", DEAL,
+                    env={"ROOK_ANALYZE_TT_BITS": "--5"})
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr.splitlines() == [
+        "Error: ROOK_ANALYZE_TT_BITS '--5': the table size must be an integer from 8 to 31 "
+        "(log2 of its entries, 116 bytes each)"]
+
+
+@pytest.mark.parametrize("text, value", [("21", 21), (" 22 ", 22), ("+9", 9), ("-3", -3), ("--5", "--5"),
+                                         ("\u00b2", "\u00b2"), ("\u0669", "\u0669"), ("2_2", "2_2"),
+                                         ("22.0", "22.0"), ("", "")])
+def test_table_size_setting_is_a_number_only_where_written_as_one(text, value):
+    # a number where it is written as one (then range-checked), else the text, which the check names
+    assert config._whole_number(text) == value
 
 
 # ---------------------------------------------------------------- where the cache goes
