@@ -50,7 +50,7 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY
 from rook_analyze.solver.cards import Hand
 from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
-from rook_analyze.solver.api import stop_requested
+from rook_analyze.solver.api import stop_requested, table_bits
 from rook_analyze.solver.rules import Rules
 
 from .inputs import callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count, whole
@@ -858,6 +858,10 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         seed = stored.seed if seed is None else seed
         chunk_size = stored.chunk_size if chunk_size is None else chunk_size
     plan = make_plan(rules, deals, seed, chunk_size)
+    if client is None and scheduler is None:
+        # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
+        # input, told before the output folder is touched
+        table_bits(None)
     try:
         existed = out_path.exists()
         had_meta = (out_path / META_FILE).exists()
@@ -888,7 +892,12 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                     raise SimulationError(f"scheduler {scheduler!r}: no Dask scheduler answers there "
                                           f"({str(e) or type(e).__name__})") from None
             else:
-                warm_solver(rules)
+                try:
+                    warm_solver(rules)
+                except Exception:  # (no memory for the solver's table): nothing was computed
+                    if not had_meta:
+                        _undo_output(out_path, existed)
+                    raise
                 own_cluster = _local_cluster(workers or os.cpu_count() or 1)
                 own_client = client = Client(own_cluster)
         n_workers = len(client.nthreads())

@@ -1,0 +1,26 @@
+"""The ``rook-analyze`` command (``rook_analyze.cli.main``).
+
+numba reads ``NUMBA_NUM_THREADS`` when it is imported, which the commands
+do on their way in: it refuses to import at all with a count of 0 or less
+(a traceback), and takes text it cannot read for its default after a
+warning of many lines. So the value is checked here, before numba is
+imported; a bad one is taken out of the environment, and every command
+then says what is wrong with it in one line (exit status 2) instead."""
+
+from __future__ import annotations
+
+import os
+import re
+
+
+def _numba_threads_error() -> str | None:
+    text = os.environ.get("NUMBA_NUM_THREADS")
+    if text is None or (re.fullmatch(r"\s*\+?[0-9]+\s*", text) and int(text) > 0):
+        return None
+    return (f"NUMBA_NUM_THREADS {text!r}: numba's thread count must be a whole number above 0, "
+            f"or unset (the solver's threads are --workers)")
+
+
+ENVIRONMENT_ERROR = _numba_threads_error()
+if ENVIRONMENT_ERROR is not None:
+    del os.environ["NUMBA_NUM_THREADS"]

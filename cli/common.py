@@ -74,6 +74,10 @@ class RookGroup(click.Group):
             raise _refused(e) from None
 
     def invoke(self, ctx: click.Context) -> Any:
+        from rook_analyze.cli import ENVIRONMENT_ERROR
+
+        if ENVIRONMENT_ERROR is not None:
+            raise BadInput(ENVIRONMENT_ERROR)
         try:
             with ctrl_c_stops_searches():  # a Ctrl-C that Python drops still stops the run
                 return super().invoke(ctx)
@@ -506,6 +510,10 @@ def compile_notice(uses: tuple[str, ...] = ("batch",)) -> None:
     from rook_analyze import solver
 
     if solver.needs_compile(uses):
+        if not solver.config.DISK_CACHE:
+            click.echo("compiling the solver (numba has no folder it may write its cache to, so every run "
+                       "compiles: set NUMBA_CACHE_DIR to a folder you can write to)...", err=True)
+            return
         main = [u for u in uses if u in ("solve", "batch")]
         extra = [_EXTRA_KERNEL_TEXT[u] for u in uses if u in _EXTRA_KERNEL_TEXT and solver.needs_compile((u,))]
         if not extra or (main and solver.needs_compile(main)):

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
-from . import kernel
+from . import bits, config, kernel
 from .cards import COLORS, Card, Hand, as_cards, canonical_key, shown
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
@@ -30,6 +30,9 @@ from .errors import DealError, IllegalActionError, RookError, RulesError
 from .game import Trick, trick_winner
 from .rules import Rules
 
+# the modules the kernels compile from: their disk cache is stale when any of these changed
+KERNEL_SOURCES = (kernel, bits, config)
+config.key_caches_on_sources(KERNEL_SOURCES)
 
 T = TypeVar("T")
 
@@ -916,8 +919,9 @@ _ENTRY_KERNELS = {"solve": "solve_exact", "card_values": "card_values_kernel", "
 
 def needs_compile(uses: str | Sequence[str] = ("solve", "card_values", "batch")) -> bool:
     """True when a kernel behind the entry points in ``uses`` ("solve",
-    "card_values", "batch": ``solve_batch``, "line": ``play_line``; one name or several) is not yet
-    in numba's disk cache (its first call will compile it, which takes a while)."""
+    "card_values", "batch": ``solve_batch``, "line": ``play_line``; one name or several) is neither
+    loaded in this process nor in numba's disk cache for this machine and these sources (its first
+    call will compile it, which takes a while)."""
     if isinstance(uses, str):
         uses = (uses,)
     try:
@@ -929,11 +933,24 @@ def needs_compile(uses: str | Sequence[str] = ("solve", "card_values", "batch"))
         if not isinstance(name, str) or name not in _ENTRY_KERNELS:
             raise RookError(f"needs_compile: unknown entry point {shown(name)}: "
                             f"choose from {', '.join(_ENTRY_KERNELS)}")
+    return any(not _compiled(getattr(kernel, _ENTRY_KERNELS[name])) for name in uses)
+
+
+def _compiled(fn) -> bool:
+    """Kernel ``fn`` is compiled in this process, or its disk cache holds it:
+    an index that numba will not call stale (written by this numba version,
+    under the sources' stamp) with an entry for this machine's CPU. An index
+    file alone is not enough: after an upgrade or on another CPU it is there,
+    and numba compiles anyway."""
+    if fn.overloads:
+        return True
     try:
-        for name in uses:
-            path = getattr(kernel, _ENTRY_KERNELS[name])._cache._cache_file._index_path
-            if not os.path.exists(path):
-                return True
-        return False
+        from numba.core.caching import NullCache
+
+        if isinstance(fn._cache, NullCache):  # no disk cache (config.DISK_CACHE)
+            return False
+        index = fn._cache._cache_file._load_index()  # {} when missing or stale
+        machine = fn.targetctx.codegen().magic_tuple()
+        return any(key[1] == machine for key in index)
     except Exception:  # the cache layout is numba's private business
-        return False
+        return True

@@ -1,11 +1,39 @@
 """Numba options for every kernel, in one place."""
 
+import hashlib
 import os
+import re
+
+
+def _disk_cache_available() -> bool:
+    """Has numba a folder it may write this package's compiled code to?
+
+    numba tries, in turn, ``NUMBA_CACHE_DIR``, the ``__pycache__`` beside
+    the source (an install's ``site-packages``) and the user's cache folder
+    (``~/.cache/numba``), and uses the first it can write to. Where none
+    takes a file, every ``cache=True`` function fails to decorate
+    ("no locator available"), so the package could not even be imported;
+    the kernels then compile in each process instead."""
+    try:
+        from numba.core.caching import FunctionCache
+    except Exception:  # a numba without this module: let it decide
+        return True
+    try:
+        FunctionCache(_disk_cache_available)  # this file's folder is the kernels' folder
+    except RuntimeError:  # no locator available
+        return False
+    except Exception:  # numba's private API changed: let it decide
+        return True
+    return True
+
+
+# False where no folder takes numba's cache (above): each run then compiles.
+DISK_CACHE = _disk_cache_available()
 
 # cache: compiled kernels persist on disk (the search is iterative, so the
 # cached path is safe on reload; tests/test_cache.py proves it).
 # nogil: threads can run kernels side by side.
-JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
+JIT = dict(cache=DISK_CACHE, nogil=True, fastmath=False, boundscheck=False)
 
 # How the probe's helpers are compiled. Small helpers that take arrays are
 # inlined into it by numba (`inline='always'`): a call that passes arrays
@@ -24,13 +52,19 @@ JIT = dict(cache=True, nogil=True, fastmath=False, boundscheck=False)
 # took of them cost an atomic reference count (0.93 x the time without).
 JIT_CALLED = dict(JIT, _nrt=False)
 
+
+def _whole_number(text: str) -> int | str:
+    """``text`` as an int where it is written as one (ASCII digits, a sign,
+    spaces around), else ``text`` itself, for the check to name."""
+    return int(text) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) else text
+
+
 # Transposition table size: 2**TT_BITS entries of 116 bytes each; the
 # default 21 bits is about 243 MB a table, 251 MB with its two fixed caches
 # (1 MB two-trick, 6.3 MB payoff-similar; the issue's budget: 256 MB);
 # override with ROOK_ANALYZE_TT_BITS (checked where a table is made:
 # api.table_bits).
-_bits = os.environ.get("ROOK_ANALYZE_TT_BITS", "21")
-TT_BITS = int(_bits) if _bits.strip().lstrip("-").isdigit() else _bits
+TT_BITS = _whole_number(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket
 
 
@@ -56,3 +90,33 @@ def _fast_pext() -> bool:
 
 
 FAST_PEXT = _fast_pext()
+
+
+def key_caches_on_sources(modules) -> None:
+    """Key the disk cache of every numba function in ``modules`` on the
+    source of all of them together.
+
+    numba keys a function's cache on its own file alone, but a kernel's
+    compiled code holds what it calls from other modules (``bits``'
+    intrinsics, ``config``'s choices): after an edit or an upgrade that
+    changed only those, the old code would load. An install does not clear
+    the cache (pip leaves the ``.nbi`` and ``.nbc`` files it did not write,
+    and the user's cache folder is not the package's), so the stamp numba
+    checks each index against is a hash of every module here instead; an
+    index written under another stamp is stale, and the kernel compiles."""
+    try:
+        from numba.core.dispatcher import Dispatcher
+
+        digest = hashlib.sha256()
+        for module in modules:
+            with open(module.__file__, "rb") as f:
+                digest.update(f.read())
+        stamp = ("rook_analyze sources", digest.hexdigest())
+        for module in modules:
+            for fn in vars(module).values():
+                cache_file = getattr(fn, "_cache", None) if isinstance(fn, Dispatcher) else None
+                cache_file = getattr(cache_file, "_cache_file", None)
+                if cache_file is not None and hasattr(cache_file, "_source_stamp"):
+                    cache_file._source_stamp = stamp
+    except Exception:  # a source file not on disk, numba's private API changed: numba's own keys
+        pass

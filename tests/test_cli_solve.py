@@ -275,9 +275,18 @@ def test_needs_compile_names_its_entry_points(monkeypatch):
     solve(d, "Y", "E"), card_values(d, "Y", "E"), solve_batch([d], "Y", "E"), play_line(d, "Y", "E")
     for uses in (("solve",), ("card_values",), ("batch",), ("line",), ("solve", "card_values", "batch", "line")):
         assert needs_compile(uses) is False, uses
-    # with the cache's index files gone (as numba would find a fresh cache), every entry point must compile:
-    # an answer that never looks at the cache (or fails and falls back to False) would not say so
-    monkeypatch.setattr("os.path.exists", lambda path: False)
+    # as in a fresh process, where nothing is compiled yet: the kernels load from the disk cache
+    from numba.core.caching import IndexDataCacheFile, NullCache
+    from rook_analyze.solver import kernel
+
+    for name in ("solve_exact", "card_values_kernel", "best_card_kernel"):
+        monkeypatch.setattr(getattr(kernel, name), "overloads", {})
+    if not isinstance(kernel.solve_exact._cache, NullCache):  # (a folder takes numba's cache)
+        for uses in (("solve",), ("card_values",), ("batch",), ("line",)):
+            assert needs_compile(uses) is False, uses
+    # with the cache's indexes empty (as numba finds a fresh or a stale cache), every entry point must
+    # compile: an answer that never looks at the cache (or fails and falls back to False) would not say so
+    monkeypatch.setattr(IndexDataCacheFile, "_load_index", lambda self: {})
     for uses in (("solve",), ("card_values",), ("batch",), ("line",)):
         assert needs_compile(uses) is True, uses
     with pytest.raises(ValueError, match="'deal'"):

@@ -303,6 +303,30 @@ def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_pat
         assert not out.exists()  # nothing was written, so the same --out works without the scheduler
 
 
+def test_a_solver_table_the_run_cannot_have_leaves_no_dataset(tmp_path, monkeypatch):
+    # a bad ROOK_ANALYZE_TT_BITS is bad input, told before the folder is made; a table the machine
+    # has no memory for fails before any chunk: either way the same command, put right, starts anew
+    import rook_analyze.analysis.simulate as simulate_module
+
+    out = tmp_path / "run"
+    monkeypatch.setattr("rook_analyze.solver.api.TT_BITS", "lots")
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--seed", "1")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: ROOK_ANALYZE_TT_BITS 'lots': ")
+    assert r.stderr.count("\n") == 1 and not out.exists()
+    monkeypatch.setattr("rook_analyze.solver.api.TT_BITS", 8)
+
+    def no_memory(rules):
+        raise MemoryError
+
+    monkeypatch.setattr(simulate_module, "warm_solver", no_memory)
+    for existed in (False, True):
+        if existed:
+            out.mkdir()
+        r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--seed", "1")
+        assert r.exit_code == 1 and r.stderr.startswith("Error: out of memory"), r.output
+        assert out.exists() == existed and not (out / META_FILE).exists()
+
+
 def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
     out = tmp_path / "run"
     t0 = time.perf_counter()
