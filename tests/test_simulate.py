@@ -671,7 +671,7 @@ def test_a_dropped_ctrl_c_stops_the_run_at_the_next_chunk(cluster, tmp_path):
 
     def on_chunk(index: int, worker: str) -> None:
         seen.append(index)
-        api._stop[0] = 1  # what the handler does, its exception dropped
+        api._stop_all()  # what the handler does, its exception dropped
 
     with api.ctrl_c_stops_searches():
         with pytest.raises(KeyboardInterrupt):
