@@ -831,16 +831,19 @@ def _memory_available() -> int | None:
     return None
 
 
-def _check_memory_for_table(bits: int) -> None:
+def _check_memory_for_table(bits: int, making: int = 0) -> None:
     """MemoryError before making a table the system cannot hold. Making one
     writes every page of it, so past what is available Linux does not refuse
     the allocation: it swaps the search to a crawl or kills the process
     without a word (one table a thread: ``--workers 16``, or
-    ``ROOK_ANALYZE_TT_BITS=31`` at 249 GB)."""
+    ``ROOK_ANALYZE_TT_BITS=31`` at 249 GB). ``making``: bytes of the tables
+    other threads are making now, which the memory available does not show
+    yet (``solve_batch``'s threads take theirs at the same moment)."""
     need, available = table_bytes(bits), _memory_available()
-    if available is not None and need > available:
+    if available is not None and need + making > available:
+        others = f", {making / 1e6:,.0f} MB of it going to the tables other threads are making" if making else ""
         raise MemoryError(f"a solver table of 2^{bits} entries takes {need / 1e6:,.0f} MB; "
-                          f"{available / 1e6:,.0f} MB of memory is available")
+                          f"{available / 1e6:,.0f} MB of memory is available{others}")
 
 
 class _TablePool:
@@ -856,13 +859,23 @@ class _TablePool:
         self._lock = threading.Lock()
         self._bits = None
         self._free: list[list] = []  # [table, last generation used]
+        self._making = 0  # bytes of the tables being made now, on any thread
 
     def take(self, bits: int) -> list:
         with self._lock:
             if self._bits == bits and self._free:
                 return self._free.pop()
-        _check_memory_for_table(bits)
-        return [kernel.tt_new(bits), 0]
+            # checked and counted together: threads that make tables at once
+            # each see the others' (the memory available shows a table only
+            # once its pages are written)
+            _check_memory_for_table(bits, self._making)
+            need = table_bytes(bits)
+            self._making += need
+        try:
+            return [kernel.tt_new(bits), 0]
+        finally:
+            with self._lock:
+                self._making -= need
 
     def give(self, bits: int, entry: list) -> None:
         with self._lock:
@@ -933,6 +946,9 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     number of deals finished since the last call. ``tt_bits``: log2 of each
     thread's table entries (None: ``ROOK_ANALYZE_TT_BITS``, else 21). Each
     thread's table is kept for the next call (``release_tables`` frees them).
+    An error on one thread (MemoryError for a table the memory available
+    cannot hold, an exception from ``progress``) stops the others' searches
+    and is raised.
 
     ``groups``: None, or a label per deal (any hashable; a single str or
     int: the same label for all). Deals with the same label and the same
@@ -1004,6 +1020,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
             _tables.give(bits, entry)
     lock = threading.Lock()
     next_unit = [0]
+    failed = [False]  # a worker's error (no table to be had, a progress call that raised) ends the call
 
     def worker():
         # one unit (a deal, or a group of deals sharing a table) at a time:
@@ -1011,16 +1028,17 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         # idle. Each call is the same compiled solve_exact as Solver.solve's
         # (a kernel looping over the deals cost a compile of its own, longer
         # than the solver's)
-        entry = _tables.take(bits)
-        tt = entry[0]
-        stop = _current_scope().flag  # this call's (run_on_threads): Ctrl-C stops its searches alone
-        stats = np.zeros(1, np.int64)
-        hist = np.zeros(8, np.int64)
+        scope = _current_scope()  # this call's (run_on_threads): Ctrl-C stops its searches alone
+        entry = None
         try:
+            entry = _tables.take(bits)
+            tt = entry[0]
+            stats = np.zeros(1, np.int64)
+            hist = np.zeros(8, np.int64)
             while True:
                 with lock:
                     u = next_unit[0]
-                    if u >= len(units_of_work):
+                    if u >= len(units_of_work) or failed[0]:
                         return
                     next_unit[0] += 1
                 # a new generation: the table is empty to this unit. Entries
@@ -1029,15 +1047,24 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
                 entry[1] += 1
                 for i in units_of_work[u]:
                     stats[0] = 0
-                    out[i] = _finished(kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i],
-                                                          values[i], birds[i], units[i], *tt, entry[1], TT_WAYS,
-                                                          stats, stop))
+                    value = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
+                                               birds[i], units[i], *tt, entry[1], TT_WAYS, stats, scope.flag)
+                    if value < 0 and failed[0]:
+                        return  # stopped for another worker's error, which the call raises
+                    out[i] = _finished(value)
                     nodes[i] = stats[0]
                     if progress is not None:
                         with lock:
                             progress(1)
+        except BaseException:
+            # the other workers stop at once, rather than solve the rest of
+            # the deals for a call that raises
+            failed[0] = True
+            scope.stop()
+            raise
         finally:
-            _tables.give(bits, entry)
+            if entry is not None:
+                _tables.give(bits, entry)
 
     run_on_threads([worker] * min(threads, len(units_of_work)), threads)
     out += nest

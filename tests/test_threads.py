@@ -212,3 +212,36 @@ def test_release_tables_frees_the_tables_behind_solve_and_a_dropped_solver():
         gone.set()
         worker.join()
     assert solve(deal, "B", "N").declarer_points == solve_batch([deal], "B", "N")[0]
+
+
+def test_tables_made_at_once_are_held_to_the_memory_available_together(monkeypatch):
+    # solve_batch's threads take their tables at the same moment, and the
+    # memory available shows a table only once its pages are written: each
+    # thread saw the memory as if it made the only one (8 tables of 251 MB
+    # were made where 1 GB was available). A refused table ends the call at
+    # once: the other threads do not solve every deal first
+    bits = 16
+    size = api.table_bytes(bits)
+    deals = list(random_deals(RULES, 30, seed=27))
+    solve(deals[0], "B", "N")  # loaded before the clock starts
+    made: list = []
+    real_new = kernel.tt_new
+
+    def slow_new(b):  # (a table of the default size takes a fifth of a second)
+        time.sleep(0.3)
+        table = real_new(b)
+        made.append(b)
+        return table
+
+    monkeypatch.setattr(kernel, "tt_new", slow_new)
+    monkeypatch.setattr(api, "_memory_available", lambda: int(2.5 * size) - size * len(made))
+    release_tables()
+    solved = [0]
+    try:
+        with pytest.raises(MemoryError, match="going to the tables other threads are making"):
+            solve_batch(deals, "B", "N", threads=3, tt_bits=bits,
+                        progress=lambda k: solved.__setitem__(0, solved[0] + k))
+    finally:
+        release_tables()
+    assert len(made) == 2
+    assert solved[0] <= 2, f"{solved[0]} deals solved before the call raised"
