@@ -347,10 +347,32 @@ def _task(plan_json: str, index: int, token: str) -> tuple[int, bytes, str, floa
             last[0] = now
 
     table = simulate_chunk(plan, index, progress=progress)
+    if worker is not None:
+        _free_tables_if_paused(worker)
     sink = io.BytesIO()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
     return index, sink.getvalue(), address, time.perf_counter() - t0
+
+
+def _free_tables_if_paused(worker: Any) -> None:
+    """Free the solver tables the worker keeps for its next chunks (one a
+    thread, about 250 MB each: ``solver.release_tables``) when its process
+    memory is past Dask's pause threshold. Dask pauses a worker there until
+    its memory falls, and kept tables never fall: the worker would wait for
+    ever, and the run with it. Freed, they are made again by the next chunk."""
+    from rook_analyze.solver import release_tables
+
+    try:
+        manager = worker.memory_manager
+        limit, pause = manager.memory_limit, manager.memory_pause_fraction
+        if not limit or pause is False:
+            return
+        memory = worker.monitor.get_process_memory()
+    except Exception:  # a Dask without these (they are its own business): keep the tables
+        return
+    if memory > pause * limit:
+        release_tables()
 
 
 # -------------------------------------------------------------- the folder

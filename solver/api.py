@@ -7,12 +7,14 @@ legal card; ``play_line`` a line of perfect play to the end of the hand;
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import queue
 import signal
 import threading
 import time
+import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -40,10 +42,75 @@ T = TypeVar("T")
 # and a kernel call keeps its thread for as long as it searches (minutes on
 # some 13-card deals). So the kernels run on other threads while the main
 # thread waits (``run_on_threads``); when the wait ends in KeyboardInterrupt,
-# the main thread sets ``_stop``, every search in the process gives up within
-# a millisecond or so (the kernel reads it before each trick it searches) and
-# its caller raises ``SearchInterrupted``.
+# the main thread stops that call's searches: each gives up within a
+# millisecond or so (the kernel reads its stop flag before each trick it
+# searches) and its caller raises ``SearchInterrupted``.
+#
+# Each call that may be stopped has a flag of its own (``_StopScope``), so
+# that stopping one call leaves the calls of other threads running. The
+# scopes form a tree: the calls made by a call's tasks (``run_on_threads``,
+# ``_in_order_on_threads``) hang below it and stop with it, and every scope
+# hangs below the process's (``_stop``), which Ctrl-C under
+# ``ctrl_c_stops_searches`` sets: that stops every search in the process.
 _stop = np.zeros(1, np.int64)
+
+
+class _StopScope:
+    """The stop flag of one call's searches (the kernels read ``flag[0]``).
+
+    ``stop()`` sets it and those of the scopes made under it, now or later
+    (a scope made under a stopped one starts stopped); ``close()`` takes
+    the scope off its parent once the call is done."""
+
+    __slots__ = ("flag", "_parent", "_children")
+
+    def __init__(self, parent: "_StopScope | None" = None, flag: np.ndarray | None = None):
+        self.flag = np.zeros(1, np.int64) if flag is None else flag
+        self._parent = parent
+        self._children: set = set()
+        if parent is not None:
+            # added first, then the parent's flag read: a stop() on another
+            # thread sets the flag before it lists the children, so one of
+            # the two sees the other (set.add and tuple(set) hold the GIL)
+            parent._children.add(self)
+            if parent.flag[0]:
+                self.flag[0] = 1
+
+    def stop(self) -> None:
+        self.flag[0] = 1
+        for child in tuple(self._children):
+            child.stop()
+
+    def close(self) -> None:
+        if self._parent is not None:
+            self._parent._children.discard(self)
+
+
+_root = _StopScope(flag=_stop)   # the process's: Ctrl-C under ctrl_c_stops_searches
+_scopes = threading.local()      # .scope: the scope of the task this thread runs, if any
+
+
+def _current_scope() -> _StopScope:
+    """The scope of the task this thread runs (``run_on_threads``), else the process's."""
+    scope = getattr(_scopes, "scope", None)
+    return _root if scope is None else scope
+
+
+def _in_scope(scope: _StopScope, task: Callable[[], T]) -> Callable[[], T]:
+    """``task`` run with ``scope`` as its thread's scope, so the searches it makes stop with it."""
+    def run() -> T:
+        previous = getattr(_scopes, "scope", None)
+        _scopes.scope = scope
+        try:
+            return task()
+        finally:
+            _scopes.scope = previous
+    return run
+
+
+def _stop_all() -> None:
+    """Stop every search in the process, and any started before the flag is cleared."""
+    _root.stop()
 
 
 class SearchInterrupted(KeyboardInterrupt):
@@ -51,7 +118,7 @@ class SearchInterrupted(KeyboardInterrupt):
 
 
 def _finished(value: int) -> int:
-    # the kernels return -1 when ``_stop`` ended the search
+    # the kernels return -1 when their stop flag ended the search
     if value < 0:
         raise SearchInterrupted("the search was interrupted")
     return int(value)
@@ -74,7 +141,7 @@ def ctrl_c_stops_searches() -> Iterator[None]:
         return
 
     def stop_and_raise(signum, frame):
-        _stop[0] = 1
+        _stop_all()
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, stop_and_raise)
@@ -92,30 +159,41 @@ def stop_requested() -> bool:
     return bool(_stop[0])
 
 
+def _delivered(e: KeyboardInterrupt) -> bool:
+    """Is ``e`` a Ctrl-C that reached this wait on the main thread (rather
+    than a search's ``SearchInterrupted``, raised where the stop flag ended
+    it)? Then the stop that ``ctrl_c_stops_searches`` made for every search
+    has done its work once this call's searches end: the caller has its
+    KeyboardInterrupt, and the calls it makes next run (only a Ctrl-C that
+    Python dropped leaves the flag set, to stop them)."""
+    return threading.current_thread() is threading.main_thread() and not isinstance(e, SearchInterrupted)
+
+
 def run_on_threads(tasks: Sequence[Callable[[], T]], threads: int) -> list[T]:
     """Run ``tasks`` on up to ``threads`` threads; their results, in order.
 
     On the main thread Ctrl-C ends the wait: the searches the tasks run stop
     within milliseconds, the tasks not started are dropped, and
-    KeyboardInterrupt goes on once every thread is done. An error in a task
+    KeyboardInterrupt goes on once every thread is done. Only this call's
+    searches stop: those of other threads' calls go on. An error in a task
     drops the tasks not started and is raised when the running ones end."""
     tasks = list(tasks)
-    main = threading.current_thread() is threading.main_thread()
+    scope = _StopScope(_current_scope())
     pool = ThreadPoolExecutor(max_workers=max(1, min(threads, len(tasks))))
-    stopping = False
+    delivered = False
     try:
-        futures = [pool.submit(t) for t in tasks]
+        futures = [pool.submit(_in_scope(scope, t)) for t in tasks]
         return [f.result() for f in futures]
-    except KeyboardInterrupt:
-        if main:
-            stopping = True
-            _stop[0] = 1
+    except KeyboardInterrupt as e:
+        scope.stop()
+        delivered = _delivered(e)
         raise
     finally:
         try:
             pool.shutdown(wait=True, cancel_futures=True)
         finally:
-            if stopping:
+            scope.close()
+            if delivered:
                 _stop[0] = 0
 
 
@@ -125,30 +203,34 @@ def _in_order_on_threads(tasks: Iterable[Callable[[], T]], threads: int, ahead: 
     most ``ahead`` tasks a thread are taken from ``tasks`` before their
     results are yielded, so a long stream holds little in memory.
 
-    For the commands only: an early end (a task's error, raised in its
-    place; Ctrl-C; the caller closing the generator) sets the process's stop
-    flag, so the searches still running give up at once rather than run
-    to their end, waits for the threads, and clears the flag. Any other
-    search in the process would stop too."""
+    For the commands: an early end (a task's error, raised in its place;
+    Ctrl-C; the caller closing the generator) stops the searches its tasks
+    still run, so they give up at once rather than run to their end, and
+    waits for the threads. The searches of other calls go on."""
     threads = max(1, threads)
+    scope = _StopScope(_current_scope())
     pool = ThreadPoolExecutor(max_workers=threads)
     pending: deque = deque()
-    finished = False
+    finished = delivered = False
     try:
         for task in tasks:
-            pending.append(pool.submit(task))
+            pending.append(pool.submit(_in_scope(scope, task)))
             while len(pending) >= threads * ahead:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
         finished = True
+    except KeyboardInterrupt as e:
+        delivered = _delivered(e)
+        raise
     finally:
         if not finished:
-            _stop[0] = 1
+            scope.stop()
         try:
             pool.shutdown(wait=True, cancel_futures=True)
         finally:
-            if not finished:
+            scope.close()
+            if delivered:
                 _stop[0] = 0
 
 
@@ -170,8 +252,12 @@ class _Helper:
             except BaseException as e:  # handed to the waiting caller
                 box.append((False, e))
             done.set()
+            # the call holds its search's table (its arguments): kept here
+            # until the next job, it would outlive the solver that owns it
+            del call, box, done
 
-    def run(self, call: Callable[[], T]) -> T:
+    def run(self, call: Callable[[], T], scope: _StopScope) -> T:
+        """``call()`` on the helper thread; Ctrl-C while it runs stops ``scope``'s searches."""
         with self._lock:
             if self._pid != os.getpid():  # first use, or a forked child (threads do not survive a fork)
                 self._jobs = queue.SimpleQueue()
@@ -184,11 +270,9 @@ class _Helper:
         try:
             done.wait()
         except KeyboardInterrupt:
-            _stop[0] = 1
-            try:
-                done.wait()  # the search gives up within a millisecond or so
-            finally:
-                _stop[0] = 0
+            scope.stop()
+            done.wait()  # the search gives up within a millisecond or so
+            _stop[0] = 0  # the Ctrl-C reached its caller (see _delivered)
             raise
         ok, value = box[0]
         if not ok:
@@ -207,11 +291,18 @@ def _first_call_here(fn, hands: np.ndarray, *args) -> None:
         fn(np.zeros_like(hands), *args)
 
 
-def _kernel_call(call: Callable[[], T]) -> T:
-    """``call()`` (a kernel call), off the main thread so that Ctrl-C stops it."""
+def _kernel_call(call: Callable[[np.ndarray], T]) -> T:
+    """``call(stop)`` (a kernel call, given the stop flag its search reads),
+    off the main thread so that Ctrl-C stops it. On the main thread the
+    search gets a scope of its own, which Ctrl-C stops; elsewhere it stops
+    with the task it runs in (``run_on_threads``), or with the process."""
     if threading.current_thread() is threading.main_thread():
-        return _helper.run(call)
-    return call()
+        scope = _StopScope(_current_scope())
+        try:
+            return _helper.run(lambda: call(scope.flag), scope)
+        finally:
+            scope.close()
+    return call(_current_scope().flag)
 
 
 @dataclass(frozen=True)
@@ -420,16 +511,42 @@ def table_bits(bits: int | None) -> int:
     return int(value)
 
 
+def _one_at_a_time(method):
+    """A ``Solver`` method run under the solver's lock: its table holds one search at a time."""
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return locked
+
+
 class Solver:
-    """A reusable solver with its own transposition table (one per thread).
+    """A reusable solver with its own transposition table.
 
     Solves of the same deal, trump and declaring side share table entries:
-    another leader, the cards of ``card_values``, the plies of a line of play."""
+    another leader, the cards of ``card_values``, the plies of a line of play.
+    One table holds one search at a time, so a solver shared by threads runs
+    their calls one after another; to solve on several cores at once, give
+    each thread a solver of its own (the module's ``solve``, ``card_values``
+    and ``play_line`` do) or use ``solve_batch``."""
 
     def __init__(self, tt_bits: int | None = None):
         self.tt_bits = table_bits(tt_bits)
         self._entry = None  # [table, generation], from the pool solve_batch draws on
         self._context = None
+        self._lock = threading.RLock()
+
+    def _release_table(self) -> bool:
+        """Drop the table unless a call is using it (the next call takes
+        another); whether it was dropped."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self._entry = None
+            self._context = None
+            return True
+        finally:
+            self._lock.release()
 
     def _table(self, context):
         if self._entry is None:
@@ -465,10 +582,11 @@ class Solver:
         ctx = pos.context + (flip,)
         tt = self._table(ctx)
         gen = self._gen
-        return _finished(_kernel_call(lambda: kernel.solve_exact(
+        return _finished(_kernel_call(lambda stop: kernel.solve_exact(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, side, pos.enc.values,
-            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop)))
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, stop)))
 
+    @_one_at_a_time
     def solve(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
               dealer: str | int | None = None, trick: Sequence = ()) -> SolveResult:
         """The double-dummy value of a position (as the module's ``solve``), on this solver's table."""
@@ -485,6 +603,7 @@ class Solver:
         ms = (time.perf_counter() - t0) * 1000.0
         return SolveResult(declarer_points, defender_points, int(stats[0]), ms)
 
+    @_one_at_a_time
     def card_values(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                     dealer: str | int | None = None, trick: Sequence = ()) -> dict[Card, int]:
         """The value after each legal card (as the module's ``card_values``), on this solver's table."""
@@ -495,9 +614,9 @@ class Solver:
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
         _load_card_values(pos, tt, gen)
-        k = _finished(_kernel_call(lambda: kernel.card_values_kernel(
+        k = _finished(_kernel_call(lambda stop: kernel.card_values_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
-            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, _stop, out_cards, out_vals)))
+            pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, stop, out_cards, out_vals)))
         result = {}
         for i in range(k):
             card = Card.from_index(int(pos.enc.inv[out_cards[i]]))
@@ -508,6 +627,7 @@ class Solver:
         sign = -1 if pos.side[to_play] == 1 else 1
         return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index))))
 
+    @_one_at_a_time
     def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                   dealer: str | int | None = None, trick: Sequence = ()) -> tuple[LinePlay, ...]:
         """A line of perfect play to the end of the hand (as the module's ``play_line``), on this solver's table."""
@@ -571,9 +691,9 @@ class Solver:
         stats = np.zeros(1, np.int64)
         gen = self._gen
         _load_best_card(pos, tt, gen)
-        i = _kernel_call(lambda: kernel.best_card_kernel(
+        i = _kernel_call(lambda stop: kernel.best_card_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, value - pos.nest_points, order, len(order),
-            pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, _stop))
+            pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, stop))
         if i == -2:  # a solver bug, not a fault of the input
             raise RuntimeError(f"no card of {[c.rdn() for c in cards]} keeps the value {value}")
         return cards[_finished(i)]
@@ -617,12 +737,18 @@ def _load_kernels(deal: Deal, trump: str, declarer: str | int, leader: str | int
 
 
 _local = threading.local()
+# the solvers of the module's solve, card_values and play_line, one a thread
+# (it dies with its thread), so that release_tables can drop their tables
+_thread_solvers: "weakref.WeakSet[Solver]" = weakref.WeakSet()
+_thread_solvers_lock = threading.Lock()
 
 
 def _thread_solver() -> Solver:
     s = getattr(_local, "solver", None)
     if s is None:
         s = _local.solver = Solver()
+        with _thread_solvers_lock:
+            _thread_solvers.add(s)
     return s
 
 
@@ -708,16 +834,19 @@ def _memory_available() -> int | None:
     return None
 
 
-def _check_memory_for_table(bits: int) -> None:
+def _check_memory_for_table(bits: int, making: int = 0) -> None:
     """MemoryError before making a table the system cannot hold. Making one
     writes every page of it, so past what is available Linux does not refuse
     the allocation: it swaps the search to a crawl or kills the process
     without a word (one table a thread: ``--workers 16``, or
-    ``ROOK_ANALYZE_TT_BITS=31`` at 249 GB)."""
+    ``ROOK_ANALYZE_TT_BITS=31`` at 249 GB). ``making``: bytes of the tables
+    other threads are making now, which the memory available does not show
+    yet (``solve_batch``'s threads take theirs at the same moment)."""
     need, available = table_bytes(bits), _memory_available()
-    if available is not None and need > available:
+    if available is not None and need + making > available:
+        others = f", {making / 1e6:,.0f} MB of it going to the tables other threads are making" if making else ""
         raise MemoryError(f"a solver table of 2^{bits} entries takes {need / 1e6:,.0f} MB; "
-                          f"{available / 1e6:,.0f} MB of memory is available")
+                          f"{available / 1e6:,.0f} MB of memory is available{others}")
 
 
 class _TablePool:
@@ -733,13 +862,23 @@ class _TablePool:
         self._lock = threading.Lock()
         self._bits = None
         self._free: list[list] = []  # [table, last generation used]
+        self._making = 0  # bytes of the tables being made now, on any thread
 
     def take(self, bits: int) -> list:
         with self._lock:
             if self._bits == bits and self._free:
                 return self._free.pop()
-        _check_memory_for_table(bits)
-        return [kernel.tt_new(bits), 0]
+            # checked and counted together: threads that make tables at once
+            # each see the others' (the memory available shows a table only
+            # once its pages are written)
+            _check_memory_for_table(bits, self._making)
+            need = table_bytes(bits)
+            self._making += need
+        try:
+            return [kernel.tt_new(bits), 0]
+        finally:
+            with self._lock:
+                self._making -= need
 
     def give(self, bits: int, entry: list) -> None:
         with self._lock:
@@ -760,8 +899,15 @@ _tables = _TablePool()
 
 def release_tables() -> None:
     """Free the transposition tables kept for the next ``solve_batch`` call or
-    ``Solver`` (one per core at most, about 250 MB each at the default size;
-    a live ``Solver`` keeps its own)."""
+    ``Solver`` (one per core at most, about 250 MB each at the default size),
+    and those of the solvers behind ``solve``, ``card_values`` and
+    ``play_line`` (one for each thread that called them) but a solver's that
+    is solving at the time; their next call makes a table again. A
+    ``Solver`` made by the caller keeps its own."""
+    with _thread_solvers_lock:
+        solvers = list(_thread_solvers)
+    for solver in solvers:
+        solver._release_table()
     _tables.release()
 
 
@@ -803,6 +949,9 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     number of deals finished since the last call. ``tt_bits``: log2 of each
     thread's table entries (None: ``ROOK_ANALYZE_TT_BITS``, else 21). Each
     thread's table is kept for the next call (``release_tables`` frees them).
+    An error on one thread (MemoryError for a table the memory available
+    cannot hold, an exception from ``progress``) stops the others' searches
+    and is raised.
 
     ``groups``: None, or a label per deal (any hashable; a single str or
     int: the same label for all). Deals with the same label and the same
@@ -874,6 +1023,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
             _tables.give(bits, entry)
     lock = threading.Lock()
     next_unit = [0]
+    failed = [False]  # a worker's error (no table to be had, a progress call that raised) ends the call
 
     def worker():
         # one unit (a deal, or a group of deals sharing a table) at a time:
@@ -881,15 +1031,17 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         # idle. Each call is the same compiled solve_exact as Solver.solve's
         # (a kernel looping over the deals cost a compile of its own, longer
         # than the solver's)
-        entry = _tables.take(bits)
-        tt = entry[0]
-        stats = np.zeros(1, np.int64)
-        hist = np.zeros(8, np.int64)
+        scope = _current_scope()  # this call's (run_on_threads): Ctrl-C stops its searches alone
+        entry = None
         try:
+            entry = _tables.take(bits)
+            tt = entry[0]
+            stats = np.zeros(1, np.int64)
+            hist = np.zeros(8, np.int64)
             while True:
                 with lock:
                     u = next_unit[0]
-                    if u >= len(units_of_work):
+                    if u >= len(units_of_work) or failed[0]:
                         return
                     next_unit[0] += 1
                 # a new generation: the table is empty to this unit. Entries
@@ -898,15 +1050,24 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
                 entry[1] += 1
                 for i in units_of_work[u]:
                     stats[0] = 0
-                    out[i] = _finished(kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i],
-                                                          values[i], birds[i], units[i], *tt, entry[1], TT_WAYS,
-                                                          stats, _stop))
+                    value = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
+                                               birds[i], units[i], *tt, entry[1], TT_WAYS, stats, scope.flag)
+                    if value < 0 and failed[0]:
+                        return  # stopped for another worker's error, which the call raises
+                    out[i] = _finished(value)
                     nodes[i] = stats[0]
                     if progress is not None:
                         with lock:
                             progress(1)
+        except BaseException:
+            # the other workers stop at once, rather than solve the rest of
+            # the deals for a call that raises
+            failed[0] = True
+            scope.stop()
+            raise
         finally:
-            _tables.give(bits, entry)
+            if entry is not None:
+                _tables.give(bits, entry)
 
     run_on_threads([worker] * min(threads, len(units_of_work)), threads)
     out += nest

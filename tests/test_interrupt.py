@@ -78,7 +78,7 @@ class _Backstop:
 
     def _fire(self) -> None:
         self.fired = True
-        api._stop[0] = 1
+        api._stop_all()
 
     def cancel(self) -> None:
         self._timer.cancel()
@@ -208,6 +208,27 @@ def test_a_ctrl_c_that_python_drops_still_stops_the_searches():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert api._stop[0] == 0
     assert solve(deals[0], "B", "N").declarer_points == expected
+
+
+def test_under_the_guard_a_ctrl_c_that_reached_its_caller_leaves_later_calls_running():
+    # a script that catches the KeyboardInterrupt and goes on: the stop the
+    # handler made for every search has ended the call the interrupt reached,
+    # and the next calls solve as usual (only a dropped interrupt stops them)
+    deal = random_deal(RULES, 0)
+    expected = solve(deal, "B", "N").declarer_points
+    full = list(random_deals(Rules.preset("full"), 20, seed=3))  # seconds to minutes a solve
+    with api.ctrl_c_stops_searches():
+        for interrupted in ("solve", "solve_batch"):
+            with _ctrl_c_after(0.3, backstop=8.0) as backstop, pytest.raises(KeyboardInterrupt):
+                if interrupted == "solve":
+                    for d in full:
+                        solve(d, "B", "N")
+                else:
+                    solve_batch(full, "B", "N", threads=2)
+            assert not backstop.fired, "the interrupt was lost"
+            assert solve(deal, "B", "N").declarer_points == expected, interrupted
+            assert list(solve_batch([deal, deal], "B", "N", threads=2)) == [expected] * 2, interrupted
+    assert api._stop[0] == 0
 
 
 def test_the_guard_leaves_another_handler_alone():

@@ -709,7 +709,7 @@ def test_a_dropped_ctrl_c_stops_the_run_at_the_next_chunk(cluster, tmp_path):
 
     def on_chunk(index: int, worker: str) -> None:
         seen.append(index)
-        api._stop[0] = 1  # what the handler does, its exception dropped
+        api._stop_all()  # what the handler does, its exception dropped
 
     with api.ctrl_c_stops_searches():
         with pytest.raises(KeyboardInterrupt):
@@ -751,3 +751,53 @@ def test_a_run_killed_outright_and_resumed_equals_the_uninterrupted_run(cluster,
     for i in range(chunks):
         assert pq.ParquetFile(out / f"part-{i:06d}.parquet").metadata.num_rows == CLUSTER_CHUNK * 4
     assert load_plan(out).deals == CLUSTER_DEALS and (out / META_FILE).exists()
+
+
+def test_a_worker_of_several_threads_gives_the_same_dataset_and_does_not_stay_paused(reference, tmp_path,
+                                                                                     monkeypatch):
+    # a Dask worker runs a chunk on each of its threads, each on a solver table
+    # of its own, and keeps the tables for its next chunks. Past Dask's pause
+    # threshold a worker starts no task until its memory falls, and kept tables
+    # never fall: with them the run waited for ever (a 600 MB worker, one thread)
+    import logging
+    import threading
+
+    import dask
+    from distributed import Client, LocalCluster
+
+    # tables of 2^22 entries (493 MB) and a pause at 500 MB: the worker's own
+    # code and data (about 250 MB) stay under it, with a table kept over it
+    monkeypatch.setenv("ROOK_ANALYZE_TT_BITS", "22")
+    out = tmp_path / "run"
+    with dask.config.set({"distributed.worker.memory.pause": 0.25}):
+        cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=True, host="127.0.0.1",
+                               dashboard_address=":0", memory_limit="2GB", silence_logs=logging.CRITICAL)
+    try:
+        with Client(cluster) as client:
+            done: dict = {}
+
+            def run() -> None:
+                try:
+                    done["summary"] = simulate(CLUSTER_RULES, CLUSTER_DEALS, out, CLUSTER_SEED, client=client,
+                                               chunk_size=CLUSTER_CHUNK, progress=False)
+                except BaseException as e:  # noqa: BLE001 (reported below)
+                    done["error"] = e
+
+            thread = threading.Thread(target=run, daemon=True)
+            thread.start()
+            parts, since = 0, time.monotonic()
+            while thread.is_alive():
+                thread.join(0.5)
+                now = len(finished_chunks(out))
+                if now != parts:
+                    parts, since = now, time.monotonic()
+                elif time.monotonic() - since > 30:
+                    status = client.run(lambda dask_worker: dask_worker.status.name)
+                    client.close()
+                    thread.join(30)
+                    pytest.fail(f"no part written in 30 s after {parts}: the worker is {status}")
+    finally:
+        cluster.close()
+    assert "error" not in done, done
+    assert done["summary"].chunks_computed == CLUSTER_DEALS // CLUSTER_CHUNK
+    _same_dataset(out, reference)

@@ -1,0 +1,247 @@
+"""The library called from several threads at once: the values of one call
+at a time, one search at a time on a table, a stop that ends only the
+call it was meant for, and tables that ``release_tables`` can free."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import threading
+import time
+import weakref
+
+import numpy as np
+import pytest
+
+from rook_analyze.solver import (Rules, Solver, api, card_values, kernel, play_line, random_deal, random_deals,
+                                 release_tables, solve, solve_batch)
+
+RULES = Rules.preset("hasbro")
+
+
+def _line(plays) -> list[tuple]:
+    return [(p.seat, p.card.rdn(), p.declarer_points, p.winner) for p in plays]
+
+
+def test_threads_calling_the_library_at_once_get_the_values_of_one_call_at_a_time():
+    deals = list(random_deals(RULES, 4, seed=21))
+    endings = [d.ending(4) for d in random_deals(Rules.preset("full"), 2, seed=22)]
+    jobs = ([("solve", d, "BRYG"[i % 4], "NESW"[i % 4]) for i, d in enumerate(deals + endings)]
+            + [("cards", deals[0].ending(6), "R", "E"), ("line", deals[1].ending(6), "Y", "S")])
+
+    def run(job):
+        kind, deal, trump, seat = job
+        if kind == "solve":
+            r = solve(deal, trump, seat)
+            return r.declarer_points, r.defender_points
+        if kind == "cards":
+            return [(c.rdn(), v) for c, v in card_values(deal, trump, seat).items()]
+        return _line(play_line(deal, trump, seat))
+
+    expected = [run(j) for j in jobs]
+    batch = list(solve_batch(deals, "B", "N", threads=1))
+    got: dict = {}
+    errors: list = []
+
+    def worker(k: int) -> None:
+        try:
+            order = np.random.default_rng(k).permutation(len(jobs))
+            results = [(int(i), run(jobs[i])) for i in order]
+            got[k] = (results, list(solve_batch(deals, "B", "N", threads=2, tt_bits=18)))
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for k, (results, batched) in got.items():
+        assert all(value == expected[i] for i, value in results), k
+        assert batched == batch, k
+
+
+def test_a_solver_shared_by_threads_runs_one_search_at_a_time(monkeypatch):
+    # two searches on one table mix their games' entries (a table keeps one
+    # generation at a time): a line of play on a solver that another thread
+    # used at the same time stopped with "no card ... keeps the value"
+    deals = list(random_deals(RULES, 4, seed=23))
+    lines = [_line(play_line(d, "B", "N")) for d in deals]
+    values = [solve(d, "B", "E").declarer_points for d in deals]
+    busy, most, count = [0], [0], threading.Lock()
+
+    def one_at_a_time(real):
+        def call(*args):
+            with count:
+                busy[0] += 1
+                most[0] = max(most[0], busy[0])
+            try:
+                return real(*args)
+            finally:
+                with count:
+                    busy[0] -= 1
+        call.overloads = real.overloads
+        return call
+
+    for name in ("solve_exact", "card_values_kernel", "best_card_kernel"):
+        monkeypatch.setattr(kernel, name, one_at_a_time(getattr(kernel, name)))
+    shared = Solver()
+    got: dict = {}
+    errors: list = []
+
+    def lines_of_play() -> None:
+        try:
+            got["lines"] = [_line(shared.play_line(d, "B", "N")) for d in deals]
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            errors.append(e)
+
+    def solves() -> None:
+        try:
+            got["values"] = [shared.solve(d, "B", "E").declarer_points for d in deals * 2][:len(deals)]
+        except BaseException as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=lines_of_play), threading.Thread(target=solves)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert got == {"lines": lines, "values": values}
+    assert most[0] == 1, "two searches ran on the solver's one table at once"
+
+
+def test_ctrl_c_stops_the_interrupted_call_and_not_another_threads():
+    # the main thread's call is interrupted; a call another thread made
+    # meanwhile runs to its end with its values, and so does one made after
+    deals = list(random_deals(RULES, 12, seed=24))
+    expected = list(solve_batch(deals, "B", "N", threads=1))
+    full = list(random_deals(Rules.preset("full"), 20, seed=3))  # seconds to minutes a solve
+    times: dict = {}
+
+    def background() -> None:
+        times["start"] = time.monotonic()
+        try:
+            times["values"] = list(solve_batch(deals, "B", "N", threads=1))
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            times["values"] = e
+        times["end"] = time.monotonic()
+
+    for interrupted in ("solve", "solve_batch"):
+        times.clear()
+        other = threading.Thread(target=background)
+        other.start()
+        while "start" not in times:
+            time.sleep(0.01)
+        timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                if interrupted == "solve":
+                    for d in full:
+                        solve(d, "B", "N")
+                else:
+                    solve_batch(full, "B", "N", threads=1)
+            stopped = time.monotonic()
+        finally:
+            timer.cancel()
+            timer.join()
+            other.join()
+        assert times["values"] == expected, interrupted
+        assert times["end"] > stopped, "the other thread's call ended before the interrupt: no test"
+    assert solve(deals[0], "B", "N").declarer_points == expected[0]
+
+
+def test_closing_one_calls_results_early_leaves_another_threads_call_running():
+    deals = list(random_deals(RULES, 8, seed=25))
+    expected = list(solve_batch(deals, "B", "N", threads=1))
+    got: dict = {}
+    started = threading.Event()
+
+    def background() -> None:
+        started.set()
+        try:
+            got["values"] = list(solve_batch(deals, "B", "N", threads=1))
+        except BaseException as e:  # noqa: BLE001 (reported below)
+            got["values"] = e
+        got["end"] = time.monotonic()
+
+    other = threading.Thread(target=background)
+    other.start()
+    started.wait()
+    # a quick deal, then deals of seconds to minutes a solve
+    work = [deals[0]] + list(random_deals(Rules.preset("full"), 4, seed=3))
+    results = api._in_order_on_threads((lambda d=d: solve(d, "B", "N") for d in work), 1)
+    next(results)
+    time.sleep(0.2)  # (the next search is running)
+    results.close()  # an early end: its searches stop
+    closed = time.monotonic()
+    other.join()
+    assert got["values"] == expected
+    assert got["end"] > closed, "the other thread's call ended before the close: no test"
+
+
+def test_release_tables_frees_the_tables_behind_solve_and_a_dropped_solver():
+    deal = random_deal(RULES, 26)
+    solve(deal, "B", "N")  # the main thread's solver, which solve keeps for its next call
+    table = weakref.ref(api._thread_solver()._entry[0][2])
+    own = Solver()
+    own.solve(deal, "R", "N")
+    owned = weakref.ref(own._entry[0][2])
+    del own  # its table goes back to the pool...
+    gone = threading.Event()
+    ready = threading.Event()
+    theirs: list = []
+
+    def other_thread() -> None:  # a live thread's solver, idle
+        solve(deal, "Y", "N")
+        theirs.append(weakref.ref(api._thread_solver()._entry[0][2]))
+        ready.set()
+        gone.wait()
+
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    try:
+        ready.wait()
+        release_tables()  # ...and from there to nothing
+        gc.collect()
+        assert table() is None and owned() is None and theirs[0]() is None
+    finally:
+        gone.set()
+        worker.join()
+    assert solve(deal, "B", "N").declarer_points == solve_batch([deal], "B", "N")[0]
+
+
+def test_tables_made_at_once_are_held_to_the_memory_available_together(monkeypatch):
+    # solve_batch's threads take their tables at the same moment, and the
+    # memory available shows a table only once its pages are written: each
+    # thread saw the memory as if it made the only one (8 tables of 251 MB
+    # were made where 1 GB was available). A refused table ends the call at
+    # once: the other threads do not solve every deal first
+    bits = 16
+    size = api.table_bytes(bits)
+    deals = list(random_deals(RULES, 30, seed=27))
+    solve(deals[0], "B", "N")  # loaded before the clock starts
+    made: list = []
+    real_new = kernel.tt_new
+
+    def slow_new(b):  # (a table of the default size takes a fifth of a second)
+        time.sleep(0.3)
+        table = real_new(b)
+        made.append(b)
+        return table
+
+    monkeypatch.setattr(kernel, "tt_new", slow_new)
+    monkeypatch.setattr(api, "_memory_available", lambda: int(2.5 * size) - size * len(made))
+    release_tables()
+    solved = [0]
+    try:
+        with pytest.raises(MemoryError, match="going to the tables other threads are making"):
+            solve_batch(deals, "B", "N", threads=3, tt_bits=bits,
+                        progress=lambda k: solved.__setitem__(0, solved[0] + k))
+    finally:
+        release_tables()
+    assert len(made) == 2
+    assert solved[0] <= 2, f"{solved[0]} deals solved before the call raised"
