@@ -720,19 +720,15 @@ def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
 
 
 def _outside(fig) -> list:
-    """The visible texts of a drawn figure that reach past its edges."""
-    from matplotlib.text import Text
-
+    """What of a drawn figure reaches past its edges: the sides of the
+    bounding box of all it draws (what savefig's bbox_inches="tight" would
+    keep) that lie outside the figure; [] when everything is inside."""
     fig.canvas.draw()
-    width, height = fig.bbox.width, fig.bbox.height
-    out = []
-    for t in fig.findobj(Text):
-        if not t.get_visible() or not t.get_text().strip():
-            continue
-        box = t.get_window_extent()
-        if box.x0 < -1 or box.y0 < -1 or box.x1 > width + 1 or box.y1 > height + 1:
-            out.append((t.get_text(), box))
-    return out
+    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
+    width, height = fig.get_size_inches()
+    eps = 0.01
+    return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
+                                   ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
 
 
 def test_bid_curve_panels_share_the_bid_axis_and_mark_each_threshold(small_report):
