@@ -23,9 +23,15 @@ TITLE_WIDTH = 80  # characters a line of the bid curve's title holds inside its 
 
 
 def bid_curve(report: "HandReport") -> Figure:
-    """The bid-success curve of a hand: P(make) against the bid with its 95%
-    interval (left axis), the expected net score ev(b) with its 95% interval
-    (right axis), and the recommended bid marked."""
+    """The bid-success curve of a hand, in two panels that share the bid axis:
+    P(make) against the bid with its 95% interval (top), and the expected net
+    score ev(b) with its 95% interval (bottom); each panel marks the decision
+    rule's threshold (P(make) 0.5, ev 0) and both the recommended bid.
+
+    Two panels, not two y axes on one: the bands of two axes overlap in a
+    colour neither has, one curve hides the other where they cross, and the
+    two thresholds (0.5 and 0) would be two dotted lines at heights that
+    mean nothing to each other."""
     from .hand import HandReport
 
     check_report(report, HandReport, "bid_curve", "analyze_hand")
@@ -34,44 +40,45 @@ def bid_curve(report: "HandReport") -> Figure:
 
     bids = report.bids
     x = bids["bid"].to_numpy()
-    fig = Figure(figsize=(8, 6), layout="constrained")
+    fig = Figure(figsize=(8, 7.5), layout="constrained")
     FigureCanvasAgg(fig)  # files only, never a window
-    ax = fig.add_subplot()
-    p_color, ev_color = "tab:blue", "tab:orange"
+    ax, ev_ax = fig.subplots(2, 1, sharex=True)
+    p_color, ev_color, rec_color = "tab:blue", "tab:orange", "tab:green"
+    rec = report.recommendation
 
-    ax.fill_between(x, bids["p_make_lo"], bids["p_make_hi"], color=p_color, alpha=0.2,
-                    label="P(make), 95% interval")
-    ax.plot(x, bids["p_make"], "o-", color=p_color, label="P(make)")
-    ax.axhline(0.5, color=p_color, linestyle=":", linewidth=1)
+    ax.fill_between(x, bids["p_make_lo"], bids["p_make_hi"], color=p_color, alpha=0.2, linewidth=0,
+                    label="P(make), 95% interval (Wilson)")
+    ax.plot(x, bids["p_make"], "o-", color=p_color, label="P(make)", zorder=3)
+    ax.axhline(0.5, color="dimgrey", linestyle=":", linewidth=1.2,
+               label="P(make) = 0.5, the rule's floor")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("bid (points)")
-    ax.set_ylabel("P(make): share of deals that make the bid", color=p_color)
-    ax.tick_params(axis="y", labelcolor=p_color)
-    ax.set_xticks(x if len(x) <= 20 else x[::2])
+    ax.set_ylabel("P(make): share of sampled deals\nthat make the bid")
     ax.grid(True, alpha=0.3)
 
-    ev_ax = ax.twinx()
-    ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.2, label="ev, 95% interval")
-    ev_ax.plot(x, bids["ev"], "s-", color=ev_color, label="ev = E[own score - opponents' score]")
-    ev_ax.axhline(0, color=ev_color, linestyle=":", linewidth=1)
-    ev_ax.set_ylabel("ev: expected net score (points)", color=ev_color)
-    ev_ax.tick_params(axis="y", labelcolor=ev_color)
+    ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.25, linewidth=0,
+                       label="ev, 95% interval (mean \u00b1 1.96 se)")
+    ev_ax.plot(x, bids["ev"], "s-", color=ev_color, label="ev = E[own score \u2212 opponents' score]", zorder=3)
+    ev_ax.axhline(0, color="dimgrey", linestyle="--", linewidth=1.2, label="ev = 0: what passing is worth")
+    ev_ax.set_ylabel("ev: expected net score\n(points)")
+    ev_ax.set_xlabel("bid (points)")
+    ev_ax.grid(True, alpha=0.3)
+    ev_ax.set_xticks(bid_ticks(x))
 
-    rec = report.recommendation
     if rec.bid is not None:
-        ax.axvline(rec.bid, color="tab:green", linewidth=1.5, label=f"recommended: {rec.bid} in {rec.trump}\n(highest bid with P(make) \u2265 0.5 and ev \u2265 0)")
+        mark = f"recommended: {rec.bid} in {rec.trump}\n(highest bid with P(make) \u2265 0.5 and ev \u2265 0)"
+        for axis in (ax, ev_ax):
+            axis.axvline(rec.bid, color=rec_color, linewidth=1.5, zorder=2, label=mark)
     else:
-        ax.plot([], [], " ", label=f"recommended: pass (best trump {rec.trump})\n(no bid has P(make) \u2265 0.5 and ev \u2265 0)")
+        mark = f"recommended: pass (best trump {rec.trump})\n(no bid has P(make) \u2265 0.5 and ev \u2265 0)"
+        ax.plot([], [], " ", label=mark)
 
-    handles, labels = ax.get_legend_handles_labels()
-    h2, l2 = ev_ax.get_legend_handles_labels()
-    # drawn band first, then curve (the curve on top); listed curve first, then its band: the columns
-    # fill top to bottom, so P(make) and its band, ev and its band, the recommendation
-    (p_band, p_line, mark), (ev_band, ev_line) = handles, h2
-    (p_band_l, p_line_l, mark_l), (ev_band_l, ev_line_l) = labels, l2
-    # below the axes: inside, any corner hides the curve of some hand
-    fig.legend([p_line, p_band, ev_line, ev_band, mark], [p_line_l, p_band_l, ev_line_l, ev_band_l, mark_l],
-               loc="outside lower center", ncols=3, fontsize="small")
+    # one legend for both panels, below them (inside, any corner hides the curve of some hand); its two
+    # columns fill top to bottom: P(make), its band, its threshold and the recommendation; ev, its
+    # band and its threshold
+    (p_band, p_line, p_rule, rec_mark), (ev_band, ev_line, ev_rule) = (
+        ax.get_legend_handles_labels()[0], ev_ax.get_legend_handles_labels()[0][:3])
+    order = [p_line, p_band, p_rule, rec_mark, ev_line, ev_band, ev_rule]
+    fig.legend(order, [h.get_label() for h in order], loc="outside lower center", ncols=2, fontsize="small")
 
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn()}\n"
@@ -81,6 +88,24 @@ def bid_curve(report: "HandReport") -> Figure:
         fontsize="medium",
     )
     return fig
+
+
+MAX_TICKS = 20  # bid labels the 8-inch axis of the bid curve holds side by side (three-digit bids)
+
+
+def bid_ticks(bids, most: int = MAX_TICKS) -> list[int]:
+    """The bids to label: every level where they fit; else the levels on a
+    round multiple of the bid step (10, 20, 25, 50 ... points for a step of 5),
+    the finest that fits, so the labels do not run into each other."""
+    bids = [int(b) for b in bids]
+    if len(bids) <= most:
+        return bids
+    step = bids[1] - bids[0]
+    for k in (2, 4, 5, 10, 20, 40, 50, 100):
+        ticks = [b for b in bids if b % (k * step) == 0]
+        if 2 <= len(ticks) <= most:
+            return ticks
+    return bids[::-(-len(bids) // most)]  # every n-th level from the lowest (ceil)
 
 
 def _broken_at_commas(text: str, width: int = TITLE_WIDTH) -> str:

@@ -555,38 +555,54 @@ def _count_note(count: HandCount | None, deals: int, rows: int, rules: Rules, pl
     return f"{text}: simulate more deals (into a new folder: a dataset's number of deals is fixed when it starts)"
 
 
+PANEL_TICKS = 13  # bid labels a panel holds side by side (three-digit bids)
+MARKERS = "osD^vPX*hp"  # one a hand-count group: neighbouring groups' colours are close
+
+
 def plot_report(report: Report):
     """A two-panel matplotlib Figure: the chance to make each bid by hand-count
-    bucket, and the chance to make a few bids against the hand count."""
-    from rook_analyze.analysis.plots import check_report
+    bucket, and the chance to make a few bids against the hand count; each
+    curve with its 95% band. Everything is inside the figure, so a plain
+    ``savefig`` keeps it all (titles, legends below the panels, the count's
+    formula at the foot)."""
+    from rook_analyze.analysis.plots import bid_ticks, check_report
 
     check_report(report, Report, "plot_report", "build_report")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
 
-    fig = Figure(figsize=(12, 5.2), layout="constrained")
+    fig = Figure(figsize=(12, 6.5), layout="constrained")
+    FigureCanvasAgg(fig)  # files only, never a window
     left, right = fig.subplots(1, 2)
     bids = list(report.bids)
     table = report.bid_success
     buckets = table[table["bucket"] != "all hands"]
     cmap = _colormap(len(buckets))
+    band = Patch(color="grey", alpha=0.25, label="shaded: 95% interval")
     for k, (_, row) in enumerate(buckets.iterrows()):
-        left.plot(bids, [100 * row[f"make_{b}"] for b in bids], marker="o", ms=3.5, color=cmap[k],
-                  label=f"{row['bucket']}  ({row['rows']:,} hands)")
+        _curve(left, bids, [row[f"make_{b}"] for b in bids], row["rows"], color=cmap[k],
+               marker=MARKERS[k % len(MARKERS)], label=f"{row['bucket']}  ({row['rows']:,} hands)")
     every = table[table["bucket"] == "all hands"]
     if not every.empty:
         row = every.iloc[0]
-        left.plot(bids, [100 * row[f"make_{b}"] for b in bids], color="black", lw=2, ls="--",
-                  label=f"all hands  ({row['rows']:,})")
-    left.set_xlabel("bid (points the declaring side must take)")
+        _curve(left, bids, [row[f"make_{b}"] for b in bids], row["rows"], color="black", lw=2, ls="--",
+               label=f"all hands  ({row['rows']:,} hands)")
+    rules = Rules.from_spec(report.rules)
+    left.set_xlabel("bid (points the declaring side must take)" if rules.has_auction else
+                    "tricks the declaring side must take (no auction: each a threshold)")
     left.set_ylabel("chance to make the bid (%)")
     left.set_title("Chance to make each bid, by hand-count group" if len(buckets) else
                    "Chance to make each bid, all hands")
     left.set_ylim(-2, 102)
-    left.set_xticks(bids)
-    left.tick_params(axis="x", labelrotation=45 if len(bids) > 12 else 0)
+    left.set_xticks(bid_ticks(bids, most=PANEL_TICKS))
     left.grid(alpha=0.3)
-    left.legend(title="hand count (see formula below)" if report.count is not None else None, fontsize=8,
-                title_fontsize=8, loc="best")
+    handles, _ = left.get_legend_handles_labels()
+    # below the panel: inside, a corner would hide the curves of some dataset (ten groups, weak hands)
+    left.legend(handles + [band], [h.get_label() for h in handles + [band]],
+                title="hand count (formula at the foot)" if len(buckets) and report.count is not None else None,
+                fontsize=8, title_fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14),
+                ncols=2 if len(buckets) > 3 else 1)
 
     by_count = report.make_by_count
     width = report.count_step
@@ -595,9 +611,8 @@ def plot_report(report: Report):
         cmap2 = _colormap(len(picks))
         for k, b in enumerate(picks):
             # a point stands for the counts from ``count`` up to the next step: plot it mid-way
-            right.plot(by_count["count"] + width / 2, 100 * by_count[f"make_{b}"], marker="o", ms=3.5,
-                       color=cmap2[k],
-                       label=f"bid {b}")
+            _curve(right, by_count["count"] + width / 2, by_count[f"make_{b}"], by_count["rows"],
+                   color=cmap2[k], marker=MARKERS[k], label=f"bid {b}" if rules.has_auction else f"{b} tricks")
     else:
         # an empty panel would look like a fault: say why it is empty
         fit, _ = deals_needed(report.rules)
@@ -607,17 +622,19 @@ def plot_report(report: Report):
         right.text(0.5, 0.6, why, transform=right.transAxes, ha="center", va="center", fontsize=10,
                    color="dimgrey")
         right.set_xticks([])  # no counts to show: no axis to read
-    right.axhline(50, color="grey", lw=1, ls=":")
-    right.text(0.01, 0.51, "even chance", transform=right.transAxes, color="grey", fontsize=8, va="bottom")
-    where = f" (a point: the {width} counts around it)" if width > 1 else ""
-    nest = Rules.from_spec(report.rules).nest_size > 0  # no nest, no discards (bridge): as the table says
+    # named in the legend, not written on the line, where a point near 50% covered the words
+    right.axhline(50, color="grey", lw=1, ls=":", label="even chance (50%)")
+    where = f"\n(a point: the {width} counts around it, each with at least {MIN_COUNT_ROWS} hands)" if width > 1 else ""
+    nest = rules.nest_size > 0  # no nest, no discards (bridge): as the table says
     right.set_xlabel(f"hand count of the dealt hand{', before the nest' if nest else ''}{where}")
     right.set_ylabel("chance to make the bid (%)")
     right.set_title("Chance to make a few bids, against the hand count")
     right.set_ylim(-2, 102)
     right.grid(alpha=0.3)
     if not by_count.empty:
-        right.legend(fontsize=8, loc="best")
+        handles, _ = right.get_legend_handles_labels()
+        right.legend(handles + [band], [h.get_label() for h in handles + [band]], fontsize=8,
+                     loc="upper center", bbox_to_anchor=(0.5, -0.2), ncols=2)
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
@@ -631,8 +648,20 @@ def plot_report(report: Report):
         held = (f"held-out R\u00b2 {c.r2:.2f}, typical error \u00b1{c.rmse:.0f} points" if math.isfinite(c.rmse)
                 else f"too few deals to score it on held-out deals; in-sample R\u00b2 {c.r2_fit:.2f}")
         footer = f"hand count: {c.formula().split(' = ', 1)[1]}    ({held})"
-    fig.text(0.5, -0.02, footer, ha="center", va="top", fontsize=9)
+    # a figure label, not free text below the axes: the layout keeps it inside the figure
+    fig.supxlabel(footer, fontsize=9)
     return fig
+
+
+def _curve(ax, x, shares, rows, **style) -> None:
+    """A curve of chances (shares, drawn in %) with its 95% Wilson band from ``rows`` hands a point."""
+    from rook_analyze.analysis.hand import wilson
+
+    shares = np.asarray(shares, dtype=float)
+    rows = np.broadcast_to(np.asarray(rows, dtype=int), shares.shape)
+    lo, hi = np.array([wilson(p, n) for p, n in zip(shares, rows)]).T if len(shares) else ([], [])
+    ax.fill_between(x, 100 * np.asarray(lo), 100 * np.asarray(hi), color=style["color"], alpha=0.12, linewidth=0)
+    ax.plot(x, 100 * shares, ms=4.5, **style)
 
 
 def _pick_bids(bids: Sequence[int]) -> list[int]:

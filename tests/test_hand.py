@@ -515,7 +515,7 @@ def test_bid_curve_draws_the_reports_figures_with_bands_and_labels(small_report)
         lo, hi = rep.bids[f"{column}_lo"].to_numpy(), rep.bids[f"{column}_hi"].to_numpy()
         ys = bands[0].get_paths()[0].vertices[:, 1]
         assert np.isclose(ys.min(), lo.min()) and np.isclose(ys.max(), hi.max()), column
-    assert ax.get_xlabel() and ax.get_title()
+    assert ev_ax.get_xlabel() and ax.get_title()  # the panels share the bid axis, labelled below
     labels = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
     assert any("95%" in x for x in labels) and any("P(make)" in x for x in labels)
     assert rep.recommendation.bid is not None
@@ -702,17 +702,108 @@ def test_time_limit_nan_is_named_as_the_option():
 
 @pytest.mark.parametrize("rules, passes", [(SMALL.spec(), False), ("hasbro,hand_size=5,min_bid=90", True)])
 def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
-    """The legend's three columns (filled top to bottom): P(make) and its band,
-    ev and its band, then the recommendation (a bid or a pass), not a band
-    in the column of another curve or under the recommendation."""
+    """The legend's two columns (filled top to bottom): P(make), its band, its
+    threshold and the recommendation (a bid or a pass); ev, its band and its
+    threshold. Each band says what interval it is."""
     from rook_analyze.analysis.plots import bid_curve
 
     rep = analyze_hand(SMALL_HAND, rules, samples=20, seed=3)
     fig = bid_curve(rep)
     (legend,) = fig.legends
     labels = [t.get_text() for t in legend.get_texts()]
-    assert len(labels) == 5 and legend._ncols == 3
-    assert labels[0] == "P(make)" and labels[1] == "P(make), 95% interval"
-    assert labels[2].startswith("ev = E[") and labels[3] == "ev, 95% interval"
-    assert labels[4].startswith("recommended: ")
+    assert len(labels) == 7 and legend._ncols == 2
+    assert labels[0] == "P(make)" and labels[1] == "P(make), 95% interval (Wilson)"
+    assert labels[2].startswith("P(make) = 0.5") and labels[3].startswith("recommended: ")
+    assert labels[4].startswith("ev = E[") and labels[5] == "ev, 95% interval (mean \u00b1 1.96 se)"
+    assert labels[6].startswith("ev = 0: ")
     assert (rep.recommendation.bid is None) == passes  # a pass is drawn the same way
+
+
+def _outside(fig) -> list:
+    """What of a drawn figure reaches past its edges: the sides of the
+    bounding box of all it draws (what savefig's bbox_inches="tight" would
+    keep) that lie outside the figure; [] when everything is inside."""
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
+    width, height = fig.get_size_inches()
+    eps = 0.01
+    return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
+                                   ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
+
+
+def test_bid_curve_panels_share_the_bid_axis_and_mark_each_threshold(small_report):
+    """P(make) above, ev below, on one bid axis: not two y axes over one
+    panel, where the ev band covered the P(make) curve and the two dotted
+    thresholds stood at heights that meant nothing to each other."""
+    from rook_analyze.analysis.plots import bid_curve
+
+    fig = bid_curve(small_report)
+    ax, ev_ax = fig.get_axes()
+    fig.canvas.draw()
+    assert ax.get_shared_x_axes().joined(ax, ev_ax) and not ax.get_shared_y_axes().joined(ax, ev_ax)
+    assert ev_ax.get_position().y1 <= ax.get_position().y0  # one below the other, not on top
+    assert "P(make)" in ax.get_ylabel() and "ev" in ev_ax.get_ylabel() and "points" in ev_ax.get_ylabel()
+    assert ev_ax.get_xlabel() == "bid (points)"
+
+    def level(axis, y):
+        return [line.get_label() for line in axis.get_lines() if list(line.get_ydata()) == [y, y]]
+
+    assert level(ax, 0.5) == ["P(make) = 0.5, the rule's floor"]
+    assert level(ev_ax, 0) == ["ev = 0: what passing is worth"]
+    for axis in (ax, ev_ax):  # the recommended bid, on both panels
+        assert [line for line in axis.get_lines() if list(line.get_xdata()) == [small_report.recommendation.bid] * 2]
+
+
+def test_bid_curve_keeps_its_text_inside_and_its_legend_off_the_panels(small_report):
+    from rook_analyze.analysis.plots import bid_curve
+
+    fig = bid_curve(small_report)
+    assert _outside(fig) == []
+    (legend,) = fig.legends
+    box = legend.get_window_extent()
+    for axis in fig.get_axes():
+        assert not box.overlaps(axis.get_window_extent()), axis.get_ylabel()
+
+
+@pytest.mark.parametrize("levels, labelled", [(list(range(70, 125, 5)), list(range(70, 125, 5))),
+                                              (list(range(5, 305, 5)), list(range(20, 305, 20)))])
+def test_bid_curve_bid_labels_never_run_into_each_other(small_report, levels, labelled):
+    """Every bid level is labelled where the labels fit; a long range (5 to 300
+    by 5) is labelled on round multiples of the step, the finest that fits."""
+    import dataclasses
+
+    import pandas as pd
+
+    from rook_analyze.analysis.plots import bid_curve
+
+    n = len(levels)
+    p = np.linspace(1, 0, n)
+    bids = pd.DataFrame({"bid": levels, "p_make": p, "p_make_lo": p * 0.8, "p_make_hi": np.minimum(1, p * 1.2),
+                         "ev": np.linspace(100, -100, n), "ev_lo": np.linspace(60, -160, n),
+                         "ev_hi": np.linspace(140, -40, n)})
+    rep = dataclasses.replace(small_report, bids=bids, recommendation=Recommendation(levels[n // 2], "B"))
+    fig = bid_curve(rep)
+    fig.canvas.draw()
+    ev_ax = fig.get_axes()[1]
+    assert list(ev_ax.get_xticks()) == labelled
+    boxes = [t.get_window_extent() for t in ev_ax.get_xticklabels() if t.get_visible() and t.get_text()]
+    assert len(boxes) == len(labelled)
+    assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:]))  # left to right, apart
+    assert _outside(fig) == []
+
+
+def test_many_curves_leave_no_figure_open(small_report):
+    """The library draws on its own canvas, never pyplot's: a loop making
+    figures keeps none open (no "More than 20 figures" warning)."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    from rook_analyze.analysis.plots import bid_curve
+
+    before = plt.get_fignums()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(25):
+            bid_curve(small_report)
+    assert plt.get_fignums() == before

@@ -304,7 +304,8 @@ def test_plot_shows_four_bids_against_the_count_in_every_game(dataset):
                                     bid_success=bid_success(frame, count, bids, "policy_points"),
                                     make_by_count=make_by_count(frame, count, bids, "policy_points", min_rows=1))
         right = plot_report(other).get_axes()[1]
-        shown = [int(t.get_text().split()[1]) for t in right.get_legend().get_texts()]
+        shown = [int(t.get_text().split()[1]) for t in right.get_legend().get_texts()
+                 if t.get_text().startswith("bid ")]  # not the band's entry
         assert len(shown) == 4 and shown[0] == bids[0] and set(shown) <= set(bids), (bids, shown)
         assert len({b - a for a, b in zip(shown, shown[1:])}) == 1, shown  # evenly spaced
     assert shown == [70, 85, 100, 115]  # hasbro's, as before
@@ -355,7 +356,7 @@ def test_the_legends_leave_the_curves_in_sight(dataset):
     for ax in fig.get_axes():
         box = ax.get_legend().get_window_extent()
         for line in ax.get_lines():
-            if line.get_label().startswith("_"):  # the even-chance line: no data
+            if line.get_label().startswith(("_", "even chance")):  # no data
                 continue
             xy = line.get_transform().transform(line.get_xydata())
             hidden = [tuple(p) for p in line.get_xydata()[[box.contains(x, y) for x, y in xy]]]
@@ -462,7 +463,7 @@ def test_a_dataset_too_small_to_fit_a_count_is_reported_without_one(tmp_path):
     assert any("no hand count" in t.get_text() and "at least 2 deals" in t.get_text() for t in right.texts)
     assert any("hand count: none" in t.get_text() for t in fig.texts)
     left = fig.get_axes()[0]
-    assert [t.get_text() for t in left.get_legend().get_texts()] == ["all hands  (4)"]
+    assert [t.get_text() for t in left.get_legend().get_texts()] == ["all hands  (4 hands)", "shaded: 95% interval"]
 
 
 def test_cli_reports_a_dataset_too_small_to_fit_a_count(tmp_path):
@@ -666,3 +667,92 @@ def test_table_wording_follows_the_rules(tmp_path, dataset):
     assert "cost of 2 points or more" in r.stdout
     mean = build_report(out).bid_success["mean_points"].iloc[-1]
     assert f"so a hand that counts {round(mean)} takes about" in r.stdout and round(mean) <= 5
+
+
+def _outside(fig) -> list:
+    """What of a drawn figure reaches past its edges: the sides of the
+    bounding box of all it draws (what savefig's bbox_inches="tight" would
+    keep) that lie outside the figure; [] when everything is inside."""
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
+    width, height = fig.get_size_inches()
+    eps = 0.01
+    return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
+                                   ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
+
+
+@pytest.mark.parametrize("buckets", [1, 5, 10])
+def test_plot_keeps_everything_inside_a_plain_savefig(dataset, buckets):
+    """The library's Figure saved as the README shows (``savefig`` alone, no
+    tight bounding box): the count's formula at the foot and the axis labels
+    stay inside it, and the legends (below the panels) cover neither panel."""
+    fig = plot_report(build_report(dataset, buckets=buckets))
+    assert _outside(fig) == []
+    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert any(t.startswith("hand count: ") for t in texts)  # the formula the legend's title points to
+    left, right = fig.get_axes()
+    for ax in (left, right):
+        box = ax.get_legend().get_window_extent()
+        assert not any(box.overlaps(other.get_window_extent()) for other in (left, right)), ax.get_title()
+
+
+def test_plot_curves_carry_their_95_percent_bands(dataset):
+    """Each curve has its band (the Wilson interval of its hands), and the legends say what the shading is."""
+    from matplotlib.collections import PolyCollection
+
+    from rook_analyze.analysis.hand import wilson
+
+    rep = build_report(dataset)
+    fig = plot_report(rep)
+    for ax in fig.get_axes():
+        curves = [line for line in ax.get_lines() if not line.get_label().startswith(("_", "even chance"))]
+        bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+        assert len(bands) == len(curves) >= 2, ax.get_title()
+        assert "shaded: 95% interval" in [t.get_text() for t in ax.get_legend().get_texts()]
+    # the all-hands curve's band is the Wilson interval of its share out of its hands
+    every = rep.bid_success[rep.bid_success["bucket"] == "all hands"].iloc[0]
+    left = fig.get_axes()[0]
+    (k,) = [i for i, line in enumerate(left.get_lines()) if line.get_label().startswith("all hands")]
+    ys = left.collections[k].get_paths()[0].vertices[:, 1]
+    lo, hi = zip(*(wilson(every[f"make_{b}"], every["rows"]) for b in rep.bids))
+    assert np.isclose(ys.min(), 100 * min(lo)) and np.isclose(ys.max(), 100 * max(hi))
+
+
+def test_plot_bid_labels_never_run_into_each_other(dataset):
+    # 60 bid levels (min_bid=5, max_bid=300): rotated labels on every level overlapped
+    rep = build_report(dataset)
+    frame = load_frame(dataset)
+    count = rep.count.predict(frame)
+    bids = list(range(5, 305, 5))
+    many = dataclasses.replace(rep, bids=tuple(bids),
+                               bid_success=bid_success(frame, count, bids, "policy_points"),
+                               make_by_count=make_by_count(frame, count, bids, "policy_points"))
+    fig = plot_report(many)
+    fig.canvas.draw()
+    left = fig.get_axes()[0]
+    assert set(left.get_xticks()) <= set(bids) and 2 <= len(left.get_xticks()) <= 13
+    boxes = [t.get_window_extent() for t in left.get_xticklabels() if t.get_visible() and t.get_text()]
+    assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:]))
+    assert list(plot_report(rep).get_axes()[0].get_xticks()) == list(rep.bids)  # hasbro's 11: every one
+
+
+def test_plot_of_a_game_without_an_auction_speaks_of_tricks(dataset):
+    rep = build_report(dataset)
+    fig = plot_report(dataclasses.replace(rep, rules="bridge"))
+    left, right = fig.get_axes()
+    assert "tricks" in left.get_xlabel() and "points" not in left.get_xlabel()
+    assert all(t.get_text().endswith(" tricks") for t in right.get_legend().get_texts()[:4])
+
+
+def test_many_report_plots_leave_no_figure_open(dataset):
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    rep = build_report(dataset)
+    before = plt.get_fignums()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(25):
+            plot_report(rep)
+    assert plt.get_fignums() == before
