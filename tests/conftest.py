@@ -1,5 +1,6 @@
 """Shared test setup: ``tests/`` on the path so test files can import the
-plain-Python reference (``from naive import naive_value``); and Ctrl-C
+plain-Python reference (``from naive import naive_value``) and shared
+checks (``figures``); and Ctrl-C
 delivered as in a terminal, however the suite was started."""
 
 import signal

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from figures import outside
 from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_hand, deciding_bids, recommend,
                                         settled, wilson)
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
@@ -719,16 +720,6 @@ def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
     assert (rep.recommendation.bid is None) == passes  # a pass is drawn the same way
 
 
-def _outside(fig) -> list:
-    """What of a drawn figure reaches past its edges: the sides of the
-    bounding box of all it draws (what savefig's bbox_inches="tight" would
-    keep) that lie outside the figure; [] when everything is inside."""
-    fig.canvas.draw()
-    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
-    width, height = fig.get_size_inches()
-    eps = 0.01
-    return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
-                                   ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
 
 
 def test_bid_curve_panels_share_the_bid_axis_and_mark_each_threshold(small_report):
@@ -758,7 +749,7 @@ def test_bid_curve_keeps_its_text_inside_and_its_legend_off_the_panels(small_rep
     from rook_analyze.analysis.plots import bid_curve
 
     fig = bid_curve(small_report)
-    assert _outside(fig) == []
+    assert outside(fig) == []
     (legend,) = fig.legends
     box = legend.get_window_extent()
     for axis in fig.get_axes():
@@ -789,7 +780,7 @@ def test_bid_curve_bid_labels_never_run_into_each_other(small_report, levels, la
     boxes = [t.get_window_extent() for t in ev_ax.get_xticklabels() if t.get_visible() and t.get_text()]
     assert len(boxes) == len(labelled)
     assert all(a.x1 < b.x0 for a, b in zip(boxes, boxes[1:]))  # left to right, apart
-    assert _outside(fig) == []
+    assert outside(fig) == []
 
 
 def test_many_curves_leave_no_figure_open(small_report):

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from figures import outside
 from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, deals_needed,
                                            feature_text, fit_count, load_frame, make_by_count, plot_report,
                                            trump_choice, trump_length)
@@ -669,16 +670,6 @@ def test_table_wording_follows_the_rules(tmp_path, dataset):
     assert f"so a hand that counts {round(mean)} takes about" in r.stdout and round(mean) <= 5
 
 
-def _outside(fig) -> list:
-    """What of a drawn figure reaches past its edges: the sides of the
-    bounding box of all it draws (what savefig's bbox_inches="tight" would
-    keep) that lie outside the figure; [] when everything is inside."""
-    fig.canvas.draw()
-    box = fig.get_tightbbox(fig.canvas.get_renderer())  # inches
-    width, height = fig.get_size_inches()
-    eps = 0.01
-    return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
-                                   ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
 
 
 @pytest.mark.parametrize("buckets", [1, 5, 10])
@@ -687,7 +678,7 @@ def test_plot_keeps_everything_inside_a_plain_savefig(dataset, buckets):
     tight bounding box): the count's formula at the foot and the axis labels
     stay inside it, and the legends (below the panels) cover neither panel."""
     fig = plot_report(build_report(dataset, buckets=buckets))
-    assert _outside(fig) == []
+    assert outside(fig) == []
     texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
     assert any(t.startswith("hand count: ") for t in texts)  # the formula the legend's title points to
     left, right = fig.get_axes()
