@@ -1,7 +1,7 @@
 """Shared test setup: ``tests/`` on the path so test files can import the
 plain-Python reference (``from naive import naive_value``) and shared
-checks (``figures``); and Ctrl-C
-delivered as in a terminal, however the suite was started."""
+checks (``figures``); and Ctrl-C delivered as in a terminal, however the
+suite was started."""
 
 import signal
 import sys
