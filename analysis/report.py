@@ -638,8 +638,10 @@ def plot_report(report: Report):
 
     c = report.count
     target = "the policy's trump" if report.target == "policy_points" else "the best trump in hindsight"
+    unfinished = "" if report.complete else f" (run unfinished: {report.deals_planned:,} deals planned)"
     fig.suptitle(f"{report.rules}: {plural(report.deals, 'deal')} x {report.rows // max(report.deals, 1)} seats as "
-                 f"declarer; double-dummy play, {target}{', policy discards' if nest else ''}", fontsize=11)
+                 f"declarer{unfinished}; double-dummy play, {target}{', policy discards' if nest else ''}",
+                 fontsize=11)
     if c is None:
         fit, _ = deals_needed(report.rules)
         footer = (f"hand count: none (too few deals to fit one: {report.deals:,} here, "

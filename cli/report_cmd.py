@@ -27,7 +27,8 @@ from rook_analyze.solver.errors import plural
               help="policy: points with the trump the nest policy names (what a declarer can get); "
                    "best: with the best trump in hindsight (an upper bound).")
 @click.option("--buckets", type=click.IntRange(min=1, max=10), default=5, show_default=True,
-              help="Hand-count groups of the bid-success curves.")
+              help="Hand-count groups of the bid-success curves: about equal in size, their edges on round "
+                   "counts (edges that round to the same count merge, so there may be fewer groups).")
 def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int) -> None:
     """Summaries and bid-success curves from a simulate dataset at DIR.
 

@@ -509,6 +509,14 @@ def test_the_deals_a_count_needs_are_what_the_note_says(tmp_path):
     assert r.exit_code == 0 and "INCOMPLETE: 1 of 4 deals" in r.stdout and "finish this run" in r.stdout
 
 
+def test_the_plot_of_an_unfinished_run_says_so(dataset, tmp_path):
+    # the table says INCOMPLETE; a plot passed on alone must say it too
+    part = build_report(_small_dataset(tmp_path / "part", 4, chunk_size=1, parts=[0, 2]))
+    assert not part.complete
+    assert "2 deals x 4 seats as declarer (run unfinished: 4 deals planned)" in plot_report(part)._suptitle.get_text()
+    assert "unfinished" not in plot_report(build_report(dataset))._suptitle.get_text()
+
+
 def test_one_bucket_is_the_total_row_alone(dataset):
     table = build_report(dataset, buckets=1).bid_success
     assert list(table["bucket"]) == ["all hands"] and table["rows"].iloc[0] == DEALS * 4
