@@ -50,6 +50,7 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY
 from rook_analyze.solver.cards import Hand
 from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
+from rook_analyze.solver import api
 from rook_analyze.solver.api import stop_requested, table_bits
 from rook_analyze.solver.rules import Rules
 
@@ -770,6 +771,35 @@ def warm_solver(rules: Rules | str) -> None:
     solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1)
 
 
+# what a worker process holds besides its solver table (Python, numba's
+# compiled kernels, Dask, pyarrow): the benchmark's workers start at about
+# 478 MB with a 251 MB table (benchmarks/RESULTS.md)
+WORKER_BASE_BYTES = 250_000_000
+
+
+def _check_memory_for_workers(n: int, bits: int) -> None:
+    """SimulationError when ``n`` embedded workers, a solver table each,
+    would not fit in the memory available. Each worker checks its own table
+    as it makes it, but they start at the same moment and each sees the
+    memory the others have not taken yet: together they would swap the
+    machine to a crawl or be killed by the system."""
+    available = api._memory_available()
+    each = api.table_bytes(bits) + WORKER_BASE_BYTES
+    if available is None or n * each <= available:
+        return
+    fit = available // each
+
+    def message(workers: str) -> str:  # the library's words, then the command line's
+        advice = f"use {workers}{fit} or fewer" if fit else "no worker fits"
+        if bits > api.MIN_TT_BITS:
+            advice += ", or a smaller ROOK_ANALYZE_TT_BITS"
+        return (f"{workers}{n}: each worker process holds about {each / 1e6:,.0f} MB (its solver table and "
+                f"the rest), {n * each / 1e6:,.0f} MB in all, and {available / 1e6:,.0f} MB of memory is "
+                f"available; {advice}")
+
+    raise SimulationError(message("workers="), cli_message=message("--workers "))
+
+
 def _local_cluster(n: int) -> Any:
     """The embedded ``LocalCluster``: ``n`` single-threaded worker processes on
     loopback, which never see Ctrl-C.
@@ -882,8 +912,8 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     plan = make_plan(rules, deals, seed, chunk_size)
     if client is None and scheduler is None:
         # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
-        # input, told before the output folder is touched
-        table_bits(None)
+        # input, told before the output folder is touched; so are more workers than the memory holds
+        _check_memory_for_workers(workers or os.cpu_count() or 1, table_bits(None))
     try:
         existed = out_path.exists()
         had_meta = (out_path / META_FILE).exists()

@@ -327,6 +327,28 @@ def test_a_solver_table_the_run_cannot_have_leaves_no_dataset(tmp_path, monkeypa
         assert out.exists() == existed and not (out / META_FILE).exists()
 
 
+def test_more_embedded_workers_than_the_memory_holds_are_refused_up_front(tmp_path, monkeypatch):
+    # the workers start at once and each checks its own table against memory
+    # the others have not taken yet: the run checks them together, first
+    from rook_analyze.analysis.simulate import WORKER_BASE_BYTES
+    from rook_analyze.solver import api
+
+    each = api.table_bytes(api.table_bits(None)) + WORKER_BASE_BYTES
+    monkeypatch.setattr(api, "_memory_available", lambda: 2 * each + 1)
+    out = tmp_path / "run"
+    with pytest.raises(SimulationError, match=rf"^workers=3: each worker process holds about "
+                                              rf"{each / 1e6:,.0f} MB .* use workers=2 or fewer"):
+        simulate(TINY, 4, out, seed=1, workers=3, progress=False)
+    assert not out.exists()
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--seed", "1", "--workers", "3")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --workers 3: ") and "use --workers 2 or fewer" in r.stderr
+    assert r.stderr.count("\n") == 1 and not out.exists()
+    monkeypatch.setattr(api, "_memory_available", lambda: each - 1)
+    with pytest.raises(SimulationError, match="no worker fits"):
+        simulate(TINY, 4, out, seed=1, workers=1, progress=False)
+    assert not out.exists()
+
+
 def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
     out = tmp_path / "run"
     t0 = time.perf_counter()
