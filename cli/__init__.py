@@ -24,3 +24,18 @@ def _numba_threads_error() -> str | None:
 ENVIRONMENT_ERROR = _numba_threads_error()
 if ENVIRONMENT_ERROR is not None:
     del os.environ["NUMBA_NUM_THREADS"]
+
+
+def run() -> None:
+    """The ``rook-analyze`` entry point: ``main`` once it is imported. Importing
+    it loads numpy, numba and the solver, a few tenths of a second in which a
+    Ctrl-C would otherwise end the command with a traceback; it gets the one
+    line and exit status 130 that a Ctrl-C gets once the command runs."""
+    import sys
+
+    try:
+        from rook_analyze.cli.main import main
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+    main(prog_name="rook-analyze")

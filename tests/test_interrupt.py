@@ -330,3 +330,26 @@ def test_the_embedded_clusters_workers_never_see_ctrl_c_even_when_restarted():
             assert again != address and new_pid != pid and blocked
     finally:
         cluster.close()
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line_and_status_130():
+    """A Ctrl-C in the first tenths of a second, while the entry point imports
+    numba and the solver, ends as one in the middle of a command does."""
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "rook-analyze"]
+    assert script.value == "rook_analyze.cli:run"
+    interrupted_import = (
+        "import builtins\n"
+        "real = builtins.__import__\n"
+        "def fake(name, *args, **kwargs):\n"
+        "    if name == 'rook_analyze.cli.common':\n"
+        "        raise KeyboardInterrupt\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = fake\n"
+        "from rook_analyze.cli import run\n"
+        "run()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", interrupted_import, "deal", "--rules", "hasbro"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
