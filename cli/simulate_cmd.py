@@ -15,7 +15,7 @@ from rook_analyze.solver import Rules
 @click.command()
 @rules_option()
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="How many random deals.")
-@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True, metavar="DIR",
               help="Dataset folder: new or empty, or the folder of an earlier run with --resume.")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Random seed: the same seed, rules and deals give the same dataset. "

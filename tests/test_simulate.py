@@ -823,3 +823,9 @@ def test_a_worker_of_several_threads_gives_the_same_dataset_and_does_not_stay_pa
     assert "error" not in done, done
     assert done["summary"].chunks_computed == CLUSTER_DEALS // CLUSTER_CHUNK
     _same_dataset(out, reference)
+
+
+def test_the_help_names_the_dataset_folder_dir():
+    # the contract writes `--out DIR`, and the help's own text speaks of DIR
+    r = CliRunner().invoke(main, ["simulate", "--help"])
+    assert r.exit_code == 0 and re.search(r"^\s+--out DIR\s", r.output, re.M), r.output
