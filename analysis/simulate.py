@@ -910,10 +910,11 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         seed = stored.seed if seed is None else seed
         chunk_size = stored.chunk_size if chunk_size is None else chunk_size
     plan = make_plan(rules, deals, seed, chunk_size)
+    local_workers = workers or os.cpu_count() or 1  # the embedded cluster's, where there is one
     if client is None and scheduler is None:
         # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
         # input, told before the output folder is touched; so are more workers than the memory holds
-        _check_memory_for_workers(workers or os.cpu_count() or 1, table_bits(None))
+        _check_memory_for_workers(local_workers, table_bits(None))
     try:
         existed = out_path.exists()
         had_meta = (out_path / META_FILE).exists()
@@ -950,7 +951,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                     if not had_meta:
                         _undo_output(out_path, existed)
                     raise
-                own_cluster = _local_cluster(workers or os.cpu_count() or 1)
+                own_cluster = _local_cluster(local_workers)
                 own_client = client = Client(own_cluster)
         n_workers = len(client.nthreads())
         bar = _Progress(plan.deals, done_deals, progress)
