@@ -19,7 +19,7 @@ last_trick`` until it filled with the losing counters first).
     python benchmarks/bench_policy.py --rules kentucky --spots 150 --seed 303 --out spots.jsonl
 
 Filling the discards with the losing counters under ``nest_to = last_trick``
-(the policy's rule since the audit-advice branch) against keeping them
+(the policy's rule now) against keeping them
 (``protect``), 2 cores: ``hasbro`` 400 spots, seed 202: differ on 216,
 gain +0.852 +- 0.091 (166 better, 35 worse), 238 s; ``dixie40`` 200 spots,
 seed 404: differ on 144, +0.889 +- 0.208 (89 / 48), 121 s; ``kentucky``
