@@ -75,7 +75,7 @@ from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCard
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
-from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .policy import DEFAULT_POLICY, HeuristicPolicy, NestPolicy, take_nest
 from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count,
                      whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
@@ -88,6 +88,7 @@ FINALISTS = 2            # the last round compares these many
 QUICK_PER_TRUMP = 4      # best discards of each trump by the quick estimate that enter the pool
 DEFAULT_MARGIN = 1.0     # standard errors the best option must lead the policy's choice by
 OBJECTIVES = ("mean", "p_make", "score")
+_PROTECT = HeuristicPolicy()  # builds the discards that keep the losing counters ("protect")
 # an option's figures that need a bid: left out of ``options`` without one, null in json, empty in csv
 _BID_COLUMNS = ("p_make", "p_make_se", "p_make_lo", "p_make_hi", "score")
 
@@ -349,11 +350,12 @@ def _rule_discards(cards: Hand, trump: str, rules: Rules, policy: NestPolicy) ->
             out[mask].append(source)
 
     add(policy.discard(cards, trump, rules).mask, "policy")
-    # the policy with the other nest rule: bury the losing counters, or protect them
-    for nest_to, source in (("declarer", "bury"), ("last_trick", "protect")):
-        if nest_to != rules.nest_to:
-            add(policy.discard(cards, trump, rules.with_knobs(nest_to=nest_to, hand_size=rules.hand_size)).mask,
-                source)
+    # bury the losing counters first: the policy under the declarer's nest rule
+    if rules.nest_to != "declarer":
+        add(policy.discard(cards, trump, rules.with_knobs(nest_to="declarer", hand_size=rules.hand_size)).mask,
+            "bury")
+    # or protect them: the heuristic's steps keeping the losing counters in hand where the discards allow
+    add(_PROTECT.discard(cards, trump, rules, protect_counters=True).mask, "protect")
     if k == 0:
         return out
     t = _tables(cards, trump, rules)

@@ -280,8 +280,8 @@ def test_objective_p_make_ranks_by_p_make():
     # the first round kept the options with the best p_make on the first two layouts (the
     # policy's own choice, the yardstick, is kept whatever it measures). Every option above
     # makes 60 on both of them, which any order passes: a spot where the first round differs,
-    # and where the option kept has the lower mean points (65 against 67.5): ranked by p_make
-    rep = analyze_nest("B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12", SMALL, bid=60, samples=4, seed=3, candidates=4,
+    # and where the option kept has the lower mean points (62.5 against 65): ranked by p_make
+    rep = analyze_nest("B13 R9 Y12 Y9 G12", "Rook B11 B10 G8 G6", SMALL, bid=60, samples=4, seed=3, candidates=4,
                        objective="p_make", margin=0)
     first = {rank: np.mean(_points(rep, rank)[:2] >= 60) for rank in range(1, len(rep.options) + 1)}
     kept = [r for r in first if rep.options.iloc[r - 1]["samples"] == 4 and not rep.options.iloc[r - 1]["policy"]]
@@ -426,6 +426,21 @@ def test_nest_to_declarer_buries_and_protects():
         assert _points(rep, 1)[i] >= rules.points_of_mask(discard.mask)
 
 
+def test_last_trick_pool_weighs_keeping_the_counters_too():
+    """Under nest_to=last_trick (hasbro) the policy fills its discards with
+    the losing counters; the pool still holds the discard that keeps them
+    in hand, for the advisor to measure against it."""
+    hand, nest = "Rook B14 B13 R10 Y6", "B12 R9 R8 R7 G6"
+    cards = Hand.from_rdn(hand) | Hand.from_rdn(nest)
+    choice = DEFAULT_POLICY.choose(cards, SMALL)
+    assert (choice.trump, choice.discard) == ("B", Hand.from_rdn("R10 R8 R7 Y6 G6"))
+    cands = nest_candidates(hand, nest, SMALL, limit=99)
+    protect = [c for c in cands if "protect" in c.sources and c.trump == "B"]
+    assert [c.discard for c in protect] == [Hand.from_rdn("R9 R8 R7 Y6 G6")]
+    assert DEFAULT_POLICY.discard(cards, "B", SMALL, protect_counters=True) == protect[0].discard
+    assert any("choice" in c.sources and c.discard == choice.discard for c in cands)
+
+
 def test_the_policy_choice_is_the_yardstick(report):
     """The policy's own choice reaches the last round; another option is
     recommended only when it leads it by margin standard errors."""
@@ -433,7 +448,7 @@ def test_the_policy_choice_is_the_yardstick(report):
     assert row["samples"] == report.samples
     assert report.recommendation.policy == bool(report.options.iloc[0]["policy"])
     # a spot where another option measures better than the policy's choice
-    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
     free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0)
     rec = free.recommendation
     assert not rec.policy and not free.options.iloc[0]["policy"]
@@ -460,7 +475,7 @@ def test_a_lead_of_exactly_margin_standard_errors_switches():
     """The best-measured option replaces the policy's choice when it leads by
     at least ``margin`` standard errors: a lead of exactly that many switches,
     the next margin up keeps the policy's choice."""
-    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
     free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0).recommendation
     assert free.lead > 0 and free.lead_se > 0
     margin = free.lead / free.lead_se
@@ -486,7 +501,7 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
 
 
 @pytest.mark.parametrize("hand, nest, seed, objective, bid", [
-    ("Y5 G8 B10 B13 R6", "Y7 G7 B7 G5 R5", 24, "mean", None),
+    ("R5 Y12 Y11 Y5 G6", "Y10 Y8 Y7 G11 G10", 0, "mean", None),
     ("B8 G7 R11 Y6 Y14", "R12 G12 G14 Rook R14", 15, "p_make", 40),
 ])
 @pytest.mark.parametrize("margin", [1.0, 0.0])
@@ -531,7 +546,7 @@ def test_a_lead_in_p_make_is_written_as_a_probability():
     difference of probabilities: written to one decimal, a lead of 0.25 +-
     0.164 read "0.2 +- 0.2", and 0.083 +- 0.149 read "0.1 +- 0.1 better,
     under 1 se", a lead that looks as large as the margin it failed."""
-    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
     free = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, objective="p_make", margin=0)
     rec = free.recommendation
     assert not rec.policy and 0 < rec.lead < 1 and rec.lead_se > 0  # the spot: another option switched in
