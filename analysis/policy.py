@@ -251,3 +251,7 @@ def _rank_from_top(rules: Rules, idx: int) -> int:
 
 
 DEFAULT_POLICY = HeuristicPolicy()
+# the default policy's revision, stored in a simulate dataset's plan: a change
+# to its choices changes the points, so a resume must not mix two revisions
+# (1: losing counters kept under nest_to = last_trick; 2: buried there too)
+POLICY_REVISION = "heuristic 2"

@@ -46,7 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
-from rook_analyze.analysis.policy import DEFAULT_POLICY
+from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.solver.cards import Hand
 from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
@@ -105,6 +105,7 @@ class Plan:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     dealer: str | None = None   # None: the last seat (W, or the last P at other tables)
     schema_version: int = SCHEMA_VERSION
+    policy: str = POLICY_REVISION  # the declarer's policy that chose the trumps and discards
 
     def __post_init__(self) -> None:
         if isinstance(self.rules, str):
@@ -120,7 +121,7 @@ class Plan:
         whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
         whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")
         whole("schema_version", self.schema_version, 1, error=SimulationError)
-        for name in ("rules", "dealer"):
+        for name in ("rules", "dealer", "policy"):
             if not isinstance(getattr(self, name), str):
                 raise SimulationError(f"{name}={getattr(self, name)!r}: expected a string")
 
@@ -160,9 +161,13 @@ class Plan:
         if doc["schema_version"] != SCHEMA_VERSION:
             raise SimulationError(f"{where}: schema_version {doc['schema_version']!r}: this rook-analyze reads "
                                   f"datasets of schema_version {SCHEMA_VERSION}")
+        # datasets written before the plan named its policy were made by its first revision
+        policy = doc.get("policy", "heuristic 1")
+        if not isinstance(policy, str):
+            raise SimulationError(f"{where}: field 'policy' is {policy!r}, not text")
         try:  # values of the right type that make no plan: named with the file, as above
             Rules.from_spec(doc["rules"])
-            return cls(**{key: doc[key] for key in fields_})
+            return cls(**{key: doc[key] for key in fields_}, policy=policy)
         except RookError as e:
             raise SimulationError(f"{where}: {e}") from None
 
@@ -256,6 +261,10 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
     from rook_analyze.solver import solve_batch
 
     _check_plan(plan)
+    if plan.policy != POLICY_REVISION:
+        # a plan from another version (a resume, or a worker of a cluster): its rows would hold other points
+        raise SimulationError(f"the plan's declarer policy is {plan.policy!r}, this rook-analyze's is "
+                              f"{POLICY_REVISION!r}: its chunks would hold other points")
 
     rules = Rules.from_spec(plan.rules)
     names = rules.seat_names
@@ -480,7 +489,7 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
         return set()
     stored = load_plan(out)
     diffs = [f"{k} {getattr(stored, k)!r} (asked {getattr(plan, k)!r})"
-             for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer")
+             for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer", "policy")
              if getattr(stored, k) != getattr(plan, k)]
     if diffs:
         raise SimulationError(f"cannot resume: the dataset in {str(out)!r} was made with "

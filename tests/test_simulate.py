@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from rook_analyze.analysis.features import hand_features
-from rook_analyze.analysis.policy import DEFAULT_POLICY
+from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,
                                             default_chunk_size, finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
                                             simulate, simulate_chunk, write_part)
@@ -205,6 +205,32 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     # a plain Parquet dataset: the metadata and temporary names are skipped by pyarrow
     (out / ".part-000001.parquet.9.beef.tmp").write_bytes(b"half a file")
     assert len(pd.read_parquet(out)) == len(frame)
+
+
+def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
+    """The plan names the declarer policy's revision: a dataset written before
+    it did (no 'policy' field: the first revision, which kept losing counters
+    under a last-trick nest) still reports, but a resume, or a chunk of its
+    plan computed here, is refused: its rows would hold other points."""
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 4)
+    assert plan.policy == POLICY_REVISION == json.loads((out / META_FILE).read_text())["policy"]
+    meta = out / META_FILE
+    doc = json.loads(meta.read_text())
+    del doc["policy"]
+    meta.write_text(json.dumps(doc))
+    old = load_plan(out)
+    assert old.policy == "heuristic 1" and old != plan
+    assert len(read_dataset(out)) == 4 * 4
+    assert run_cli("report", str(out), "--format", "json").exit_code == 0
+    with pytest.raises(SimulationError, match=re.escape(f"policy 'heuristic 1' (asked '{POLICY_REVISION}')")):
+        prepare_output(out, make_plan(TINY, 4, seed=3, chunk_size=2), resume=True)
+    with pytest.raises(SimulationError, match="declarer policy is 'heuristic 1'"):
+        simulate_chunk(old, 0)
+    doc["policy"] = 2
+    meta.write_text(json.dumps(doc))
+    with pytest.raises(SimulationError, match="field 'policy' is 2, not text"):
+        load_plan(out)
 
 
 def test_a_part_is_written_to_a_temporary_name_and_renamed(tmp_path, monkeypatch):
