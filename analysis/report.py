@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.analysis.features import color_ranks
+from rook_analyze.analysis.policy import POLICY_REVISION
 from rook_analyze.analysis.simulate import META_FILE, SimulationError, load_plan, read_dataset
 from rook_analyze.solver.cards import COLORS
 from rook_analyze.solver.errors import plural
@@ -456,10 +457,12 @@ class Report:
     count_step: int = COUNT_STEP  # make_by_count's groups: counts count .. count + count_step - 1
     # why the count, or its held-out figures, are missing, and how many deals they need; None if neither
     count_note: str | None = None
+    policy: str = POLICY_REVISION  # the declarer policy's revision that made the dataset (its plan's)
 
     def dataset(self) -> dict[str, Any]:
         return {"out": self.out, "rules": self.rules, "seed": self.seed, "deals_planned": self.deals_planned,
-                "deals": self.deals, "rows": self.rows, "complete": self.complete, "target": self.target}
+                "deals": self.deals, "rows": self.rows, "complete": self.complete, "target": self.target,
+                "policy": self.policy}
 
     def count_dict(self) -> dict[str, Any]:
         """The count section: the formula, weights and figures (null without a count) and ``note``."""
@@ -546,6 +549,7 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
         positions=by_position(frame, rules, col, bids),
         count_step=step,
         count_note=_count_note(count, deals, len(frame), rules, plan.deals, complete),
+        policy=plan.policy,
     )
 
 

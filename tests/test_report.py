@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from figures import outside
+from rook_analyze.analysis.policy import POLICY_REVISION
 from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, deals_needed,
                                            feature_text, fit_count, load_frame, make_by_count, plot_report,
                                            trump_choice, trump_length)
@@ -694,7 +695,8 @@ def test_table_wording_follows_the_rules(tmp_path, dataset):
     out = _small_dataset(tmp_path / "bridge", 8, rules="bridge,numbers=10-14", chunk_size=8)
     r = run_cli("report", str(out))
     assert r.exit_code == 0, r.output
-    assert "points with the trump the policy names." in r.stdout and "nest" not in r.stdout
+    assert f"points with the trump the policy names (policy: {POLICY_REVISION})." in r.stdout
+    assert "nest" not in r.stdout
     assert "cost of 2 points or more" in r.stdout
     mean = build_report(out).bid_success["mean_points"].iloc[-1]
     assert f"so a hand that counts {round(mean)} takes about" in r.stdout and round(mean) <= 5

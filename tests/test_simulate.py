@@ -222,7 +222,9 @@ def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
     old = load_plan(out)
     assert old.policy == "heuristic 1" and old != plan
     assert len(read_dataset(out)) == 4 * 4
-    assert run_cli("report", str(out), "--format", "json").exit_code == 0
+    r = run_cli("report", str(out), "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["dataset"]["policy"] == "heuristic 1"
+    assert "(policy: heuristic 1)." in run_cli("report", str(out)).stdout
     with pytest.raises(SimulationError, match=re.escape(f"policy 'heuristic 1' (asked '{POLICY_REVISION}')")):
         prepare_output(out, make_plan(TINY, 4, seed=3, chunk_size=2), resume=True)
     with pytest.raises(SimulationError, match="declarer policy is 'heuristic 1'"):
