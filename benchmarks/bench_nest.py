@@ -44,14 +44,9 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.solver import Rules, random_deal, solve_batch
 from rook_analyze.solver.api import default_threads
 
-from bench_args import positive
+from bench_args import positive, spot_seed
 
 TARGETS = {"full": 30.0, "hasbro": 10.0}  # seconds with the default settings, warm, 2 cores
-
-
-def spot_seed(seed: int, spot: int, purpose: int) -> int:
-    """Independent seeds per spot: 0 deals the spot, 1 the advisor's layouts, 2 the fresh layouts."""
-    return int(np.random.SeedSequence(seed, spawn_key=(spot, purpose)).generate_state(1, np.uint64)[0] >> 1)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,9 +43,9 @@ import numpy as np
 
 from rook_analyze.analysis.nest import nest_sampler
 from rook_analyze.analysis.policy import DEFAULT_POLICY, HeuristicPolicy, take_nest
-from rook_analyze.solver import COLORS, Rules, random_deal, solve_batch
+from rook_analyze.solver import Rules, random_deal, solve_batch
 
-from bench_args import positive
+from bench_args import positive, spot_seed
 
 
 class Protect(HeuristicPolicy):
@@ -56,11 +56,6 @@ class Protect(HeuristicPolicy):
 
 
 VARIANTS = {"protect": Protect(name="protect")}
-
-
-def spot_seed(seed: int, spot: int, purpose: int) -> int:
-    """Independent seeds per spot: 0 deals the spot, 2 the fresh layouts (as bench_nest)."""
-    return int(np.random.SeedSequence(seed, spawn_key=(spot, purpose)).generate_state(1, np.uint64)[0] >> 1)
 
 
 def main(argv: list[str] | None = None) -> int:
