@@ -492,8 +492,11 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
              for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer", "policy")
              if getattr(stored, k) != getattr(plan, k)]
     if diffs:
+        # the policy is the version's own, no setting: only a new folder (or that version) continues
+        how = ("use a new output folder (or the rook-analyze that made it)" if stored.policy != plan.policy
+               else "resume with the same settings or use a new output folder")
         raise SimulationError(f"cannot resume: the dataset in {str(out)!r} was made with "
-                              + ", ".join(diffs) + "; resume with the same settings or use a new output folder")
+                              + ", ".join(diffs) + f"; {how}")
     # temporary files of a run that died; the parts themselves are whole
     for entry in os.scandir(out):
         if entry.name.startswith(".part-") and entry.name.endswith(".tmp"):

@@ -225,7 +225,8 @@ def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
     r = run_cli("report", str(out), "--format", "json")
     assert r.exit_code == 0 and json.loads(r.stdout)["dataset"]["policy"] == "heuristic 1"
     assert "(policy: heuristic 1)." in run_cli("report", str(out)).stdout
-    with pytest.raises(SimulationError, match=re.escape(f"policy 'heuristic 1' (asked '{POLICY_REVISION}')")):
+    with pytest.raises(SimulationError, match=re.escape(f"policy 'heuristic 1' (asked '{POLICY_REVISION}'); use a "
+                                                        "new output folder (or the rook-analyze that made it)")):
         prepare_output(out, make_plan(TINY, 4, seed=3, chunk_size=2), resume=True)
     with pytest.raises(SimulationError, match="declarer policy is 'heuristic 1'"):
         simulate_chunk(old, 0)
