@@ -102,8 +102,7 @@ def render_table(rep: Report) -> str:
     lines = [
         f"Dataset {rep.out}: rules {rep.rules}, seed {rep.seed}, {plural(rep.deals, 'deal')} x {seats} seats "
         f"as declarer = {rep.rows:,} hands ({state})",
-        f"Points: the declaring side's double-dummy points with {what}{discards}"
-        + f" (policy: {rep.policy}).",
+        f"Points: the declaring side's double-dummy points with {what}{discards} (policy: {rep.policy}).",
         "",
         f"Hand count (least squares on the dealt hand{', before the nest' if rules.nest_size else ''}"
         + (f"; it estimates the points,\nso a hand that counts {typical} takes about {typical} on average):"

@@ -11,3 +11,20 @@ def outside(fig) -> list:
     eps = 0.01
     return [side for side, out in (("left", box.x0 < -eps), ("bottom", box.y0 < -eps),
                                    ("right", box.x1 > width + eps), ("top", box.y1 > height + eps)) if out]
+
+
+def leaves_no_figure_open(draw, times: int = 25) -> bool:
+    """Does calling ``draw()`` ``times`` times (more than pyplot's 20 before
+    it warns "More than 20 figures") leave pyplot's list of open figures as
+    it was, with no warning? The library draws on its own canvas, never
+    pyplot's, so a loop making figures keeps none open."""
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for _ in range(times):
+            draw()
+    return plt.get_fignums() == before
