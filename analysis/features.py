@@ -7,17 +7,12 @@ the double-dummy results and the report fits a hand count on them."""
 
 from __future__ import annotations
 
-from typing import Iterable
-
-import numpy as np
-import pandas as pd
-
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Hand
 from rook_analyze.solver.rules import Rules
 
-from rook_analyze.solver.errors import ConstraintError, InvalidCardError
+from rook_analyze.solver.errors import InvalidCardError
 
-from .inputs import as_hand, items
+from .inputs import as_hand
 
 # Column names in the order the dataset stores them (see README, "simulate").
 FEATURE_COLUMNS: tuple[str, ...] = (
@@ -95,17 +90,4 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
     out["voids"] = sum(1 for c in COLORS if lengths[c] == 0)
     out["singletons"] = sum(1 for c in COLORS if lengths[c] == 1)
     return out
-
-
-def features_frame(rules: Rules | str, hands: Iterable[Hand | int]) -> pd.DataFrame:
-    """One row of features per hand, in ``FEATURE_COLUMNS`` order."""
-    rules = Rules.from_spec(rules)
-    if hands is None:
-        raise ConstraintError("hands=None: expected hands (Hand values, card masks or texts such as 'B14 R5')")
-    rows = [hand_features(rules, h) for h in ([hands] if isinstance(hands, Hand) else items("hands", hands))]
-    frame = pd.DataFrame(rows, columns=list(FEATURE_COLUMNS))
-    for col in FEATURE_COLUMNS:
-        if col != "longest_color":
-            frame[col] = frame[col].astype(np.int16 if col == "counters" else np.int8)
-    return frame
 

@@ -465,19 +465,17 @@ def nest_candidates(hand: Hand | str, nest: Hand | str, rules: Rules | str, limi
 
 
 # ------------------------------------------------------------- schedule
-def halving_schedule(candidates: int, samples: int, finalists: int = FINALISTS,
-                     first: int = FIRST_ROUND) -> list[tuple[int, int]]:
+def halving_schedule(candidates: int, samples: int) -> list[tuple[int, int]]:
     """Successive halving: ``(options, layouts)`` per round. Each round keeps
-    the better half of the options (at least ``finalists``) and doubles the
+    the better half of the options (at least ``FINALISTS``) and doubles the
     layouts, ending with the finalists on ``samples`` layouts; a round never
-    solves on fewer than ``first`` layouts (nor more than ``samples``)."""
+    solves on fewer than ``FIRST_ROUND`` layouts (nor more than ``samples``)."""
     candidates, samples = whole("candidates", candidates, 1), whole("samples", samples, 1)
-    finalists, first = whole("finalists", finalists, 1), whole("first", first, 1)
     counts = [candidates]
-    while counts[-1] > finalists:
-        counts.append(max(finalists, math.ceil(counts[-1] / 2)))
+    while counts[-1] > FINALISTS:
+        counts.append(max(FINALISTS, math.ceil(counts[-1] / 2)))
     rounds = len(counts)
-    layouts = [min(samples, max(first, math.ceil(samples / 2 ** (rounds - 1 - r)))) for r in range(rounds)]
+    layouts = [min(samples, max(FIRST_ROUND, math.ceil(samples / 2 ** (rounds - 1 - r)))) for r in range(rounds)]
     return list(zip(counts, layouts))
 
 

@@ -509,8 +509,7 @@ def load_frame(out: str | Path) -> pd.DataFrame:
     return read_dataset(out, columns=cols)
 
 
-def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
-                 frame: pd.DataFrame | None = None) -> Report:
+def build_report(out: str | Path, target: str = "policy", buckets: int = 5) -> Report:
     """The report of the dataset at ``out``. ``target``: ``policy`` (the policy's
     trump) or ``best`` (the best trump in hindsight); ``buckets``: hand-count
     groups of the bid-success table, 1 or more."""
@@ -518,15 +517,11 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5,
     if not isinstance(target, str) or target not in TARGETS:
         raise SimulationError(f"target {target!r}: choose one of {', '.join(TARGETS)}")
     buckets = whole("buckets", buckets, 1, error=SimulationError)
-    if frame is not None and not isinstance(frame, pd.DataFrame):
-        raise SimulationError(f"frame: expected a pandas DataFrame (load_frame(out)) or None, "
-                              f"not {type(frame).__name__}")
     if not Path(out, META_FILE).exists():
         raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it")
     plan = load_plan(out)
     rules = Rules.from_spec(plan.rules)
-    if frame is None:
-        frame = load_frame(out)
+    frame = load_frame(out)
     col = TARGETS[target]
     try:
         count: HandCount | None = replace(fit_count(frame, col), texts=feature_text(rules))

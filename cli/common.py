@@ -294,9 +294,9 @@ def rules_option(required: bool = True, **kw: Any) -> Callable:
     return click.option("--rules", "rules", type=RULES, required=required, **kw)
 
 
-def check_trump(rules: Rules, trump: str, option: str = "--trump") -> str:
-    """The trump, checked against the rules ('none' only where the preset allows it)."""
-    return checked(rules.check_trump, trump, what=option)
+def check_trump(rules: Rules, trump: str) -> str:
+    """The ``--trump``, checked against the rules ('none' only where the preset allows it)."""
+    return checked(rules.check_trump, trump, what="--trump")
 
 
 # ------------------------------------------------------------------- output

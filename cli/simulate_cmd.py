@@ -77,7 +77,7 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
                       chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout)
     except KeyboardInterrupt:
-        _interrupted(out, rules)
+        _interrupted(out)
         sys.exit(130)
     except OSError as e:
         # a read or write the system refused during the run (a full disk, say): status 1;
@@ -97,7 +97,7 @@ def _nothing_to_resume(out: str) -> bool:
         return False
 
 
-def _interrupted(out: str, rules: Rules) -> None:
+def _interrupted(out: str) -> None:
     try:
         plan = load_plan(out)
     except Exception:

@@ -355,16 +355,6 @@ class Encoding:
             m ^= low
         return np.uint64(out)
 
-    def to_mask(self, bits: int) -> int:
-        """Card-index mask of kernel bits."""
-        out = 0
-        b = int(bits)
-        while b:
-            low = b & -b
-            out |= 1 << int(self.inv[low.bit_length() - 1])
-            b ^= low
-        return out
-
 
 @lru_cache(maxsize=256)
 def encoding(rules: Rules, trump: str) -> Encoding:

@@ -690,5 +690,3 @@ PRESETS: dict[str, Rules] = {
         min_bid=None, bid_step=None, max_bid=None, no_trump=True,
     ),
 }
-
-RULE_FIELDS = tuple(f.name for f in fields(Rules))

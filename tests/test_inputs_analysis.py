@@ -12,7 +12,7 @@ import pytest
 from rook_analyze.analysis import (Constraint, DealSampler, HandReport, HeuristicPolicy, NestReport,
                                    analyze_hand, analyze_nest, bid_curve, nest_candidates, parse_known,
                                    take_nest)
-from rook_analyze.analysis.features import features_frame, hand_features
+from rook_analyze.analysis.features import hand_features
 from rook_analyze.analysis.nest import allowed_trumps, check_nest, halving_schedule
 from rook_analyze.analysis.plots import PlotError, check_plot_path
 from rook_analyze.analysis.report import build_report, plot_report
@@ -251,7 +251,6 @@ def test_rules_given_as_a_spec_everywhere():
     tiny = Rules.from_spec(TINY)
     assert check_nest(HAND, NEST, TINY) == check_nest(HAND, NEST, tiny)
     assert hand_features(TINY, HAND) == hand_features(tiny, Hand.from_rdn(HAND))
-    assert features_frame(TINY, HAND).equals(features_frame(tiny, [Hand.from_rdn(HAND)]))
     c = Constraint.parse("E:B>=2")
     assert c.holds("B14 B13", TINY) and not c.holds(Hand.from_rdn("B14"), TINY)
 
@@ -494,8 +493,6 @@ def test_lower_level_nest_and_policy_helpers():
 
 
 def test_features_inputs():
-    with raises(ConstraintError, "hands=None"):
-        features_frame(TINY, None)
     with raises(InvalidCardError, "hand 2.5"):
         hand_features(TINY, 2.5)
     mask = Hand.from_rdn(HAND).mask
@@ -546,8 +543,6 @@ def test_read_dataset_columns(tmp_path):
 def test_hand_features_refuse_what_is_no_hand_of_the_deck(hand, quoted):
     with raises(InvalidCardError, quoted):
         hand_features(TINY, hand)
-    with raises(InvalidCardError, quoted):
-        features_frame(TINY, [hand])
 
 
 def test_constraints_take_ascii_digits_only():

@@ -104,20 +104,6 @@ def test_hand_features_worked_by_hand(rules, hand, expected):
     assert hand_features(rules, Hand.from_rdn(hand)) == expected
 
 
-def test_features_frame_holds_each_hands_features_whatever_their_size():
-    """One row a hand, in FEATURE_COLUMNS order, each value hand_features'
-    own: a kentucky hand of the Rook, the four 1s and the four 14s counts
-    130 points, past what an 8-bit column holds (it read -126)."""
-    from rook_analyze.analysis.features import FEATURE_COLUMNS, features_frame
-
-    hands = ["Rook B1 R1 Y1 G1 B14 R14 Y14 G14 B10", "B5 B6 B7 R8 R9 Y11 Y12 G13 G5 G6"]
-    frame = features_frame("kentucky", hands)
-    assert list(frame.columns) == list(FEATURE_COLUMNS) and len(frame) == 2
-    for row, hand in zip(frame.to_dict(orient="records"), hands):
-        assert row == hand_features("kentucky", hand), hand
-    assert frame["counters"].tolist() == [130, 10]
-
-
 def test_the_readme_documents_the_schema():
     """Issue 6: the dataset's schema is documented in the README: its table names
     every column (``len_B`` ... ``len_G`` standing for the four colors) with its type."""
