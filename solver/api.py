@@ -437,7 +437,8 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
         raise IllegalActionError(f"trick {shown(trick)}: a set has no order; give the cards from the lead")
     trick_cards = as_cards(trick, "trick")
     if len(trick_cards) >= n:
-        raise IllegalActionError(f"a trick in progress has at most {n - 1} cards, not {len(trick_cards)}")
+        raise IllegalActionError(f"trick {shown(' '.join(c.rdn() for c in trick_cards))}: a trick in progress "
+                                 f"has at most {n - 1} cards, not {len(trick_cards)}")
     led_bits = -1
     tbits = []
     for i, card in enumerate(trick_cards):

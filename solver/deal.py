@@ -38,7 +38,8 @@ class Deal:
                 raise DealError(f"hands {self.hands!r}: expected a tuple of {r.seats} Hands, one a seat")
             object.__setattr__(self, "hands", tuple(self.hands))  # a list would make the deal unhashable
         if len(self.hands) != r.seats:
-            raise DealError(f"a deal under {r.spec()!r} has {r.seats} hands, not {len(self.hands)}")
+            raise DealError(f"hands {shown(self.hands)}: a deal under {r.spec()!r} has {r.seats} hands, "
+                            f"not {len(self.hands)}")
         seen = 0
         for name, hand in zip(r.seat_names, self.hands):
             if not isinstance(hand, Hand):
@@ -54,9 +55,11 @@ class Deal:
             raise DealError(f"unequal hands ({detail}): every hand must hold the same number of cards")
         size = sizes.pop()
         if size > r.hand_size:
-            raise DealError(f"hands of {plural(size, 'card')}: {r.spec()!r} deals {r.hand_size} a seat")
+            raise DealError(f"hands of {plural(size, 'card')} ({r.seat_names[0]} {shown(self.hands[0].rdn())}, ...): "
+                            f"{r.spec()!r} deals {r.hand_size} a seat")
         if len(self.nest) > r.nest_size:
-            raise DealError(f"a nest of {plural(len(self.nest), 'card')}: {r.spec()!r} has a nest of {r.nest_size}")
+            raise DealError(f"nest {shown(self.nest.rdn())}: a nest of {plural(len(self.nest), 'card')}, where "
+                            f"{r.spec()!r} has a nest of {r.nest_size}")
 
     def _check_cards(self, name: str, mask: int, seen: int) -> None:
         outside = mask & ~self.rules.deck_mask
@@ -117,9 +120,11 @@ class Deal:
         r = self.rules
         for name, hand in zip(r.seat_names, self.hands):
             if len(hand) != r.hand_size:
-                raise DealError(f"hand {name} has {plural(len(hand), 'card')}: {r.spec()!r} deals {r.hand_size}")
+                raise DealError(f"hand {name} {shown(hand.rdn())} has {plural(len(hand), 'card')}: "
+                                f"{r.spec()!r} deals {r.hand_size}")
         if len(self.nest) != r.nest_size:
-            raise DealError(f"the nest has {plural(len(self.nest), 'card')}: {r.spec()!r} has a nest of {r.nest_size}")
+            raise DealError(f"nest {shown(self.nest.rdn())} has {plural(len(self.nest), 'card')}: "
+                            f"{r.spec()!r} has a nest of {r.nest_size}")
 
     def rdn(self) -> str:
         """The deal in canonical RDN: ``N: ... / E: ... / S: ... / W: ... / nest: ...``."""

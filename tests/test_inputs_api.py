@@ -292,6 +292,12 @@ def test_bad_tricks_are_refused(small):
     raises(InvalidCardError, ("R", 5), solve, small, "B", "N", trick=[("R", 5)])
 
 
+def test_a_trick_too_long_is_quoted(small):
+    """A trick in progress of as many cards as seats names the trick, as the game engine's do."""
+    msg = raises(IllegalActionError, "B14 B13 B12 B11", solve, small, "B", "N", trick="B14, B13, B12, B11")
+    assert "a trick in progress has at most 3 cards, not 4" in msg
+
+
 # -------------------------------------------------------- api: solve_batch
 @pytest.mark.parametrize("bad", [0, -3, 1.5, True, "2"])
 def test_solve_batch_threads_must_be_one_or_more(small, bad):
