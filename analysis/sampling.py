@@ -296,7 +296,8 @@ class DealSampler:
         for name, cards in self.known.items():
             p = names.index(name)
             if p == self.seat:
-                raise ConstraintError(f"known cards for {name}: that is the {self.holder}'s own hand")
+                raise ConstraintError(f"known cards for {name} ({cards.rdn()!r}): that is the {self.holder}'s "
+                                      f"own hand")
             dup = cards.mask & self.hand.mask  # the places' known cards are apart (parse_known)
             if dup:
                 raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "

@@ -900,7 +900,8 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if client is not None and not callable(getattr(client, "submit", None)):
         raise SimulationError(f"client={client!r}: expected a distributed.Client (or None)")
     if workers is not None and scheduler is not None:
-        raise SimulationError("give workers or a scheduler address, not both")
+        raise SimulationError(f"workers={workers!r} and scheduler={scheduler!r}: give workers (the embedded "
+                              f"cluster) or a scheduler address, not both")
     if scheduler is not None:
         if not isinstance(scheduler, str):
             raise SimulationError(f"scheduler={scheduler!r}: expected an address such as 'tcp://10.0.0.5:8786'")

@@ -21,7 +21,7 @@ import click
 
 from rook_analyze.analysis.inputs import output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
-from rook_analyze.solver.cards import ascii_lower, ascii_upper
+from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
 from rook_analyze.solver.api import ctrl_c_stops_searches
 
 TRUMPS = ("B", "R", "Y", "G", "none")
@@ -439,7 +439,9 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
     neither, standard input when it is not a terminal.
     Yields ``(where, text)`` with ``where`` naming the source and line."""
     if deal is not None and file is not None:
-        raise BadInput("give a DEAL or --file PATH, not both")
+        path = getattr(file, "name", "?")
+        path = "-" if path in ("-", "<stdin>") else path  # standard input, as the option was given
+        raise BadInput(f"DEAL {shown(deal)} and --file {path!r}: give a DEAL or --file PATH, not both")
     if file is None and (deal is None or not deal.strip()):
         if sys.stdin is None or sys.stdin.isatty():
             raise BadInput("no deal: give a DEAL argument, --file PATH, or - to read standard input",

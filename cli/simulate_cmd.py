@@ -68,7 +68,8 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     if not out.strip():
         raise BadInput(f"--out {out!r}: give a folder name")
     if workers is not None and scheduler is not None:
-        raise BadInput("give --workers or --scheduler, not both (--workers sizes the embedded cluster)")
+        raise BadInput(f"--workers {workers} and --scheduler {scheduler!r}: give one, not both (--workers sizes "
+                       f"the embedded cluster)")
     if resume and _nothing_to_resume(out):
         # scripts may always pass --resume; a mistyped folder should still be seen
         click.echo(f"--resume: nothing to resume in {out!r} (no {META_FILE}): starting a new run", err=True)

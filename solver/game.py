@@ -145,9 +145,9 @@ def trick_winner(trick: Sequence[Card | str] | str, trump: str, rules: Rules | s
     trump (birds placed per ``rules.bird``), else the highest card of the led
     color (``rules.color_order`` decides ranks, so ``one_high`` is honoured)."""
     rules = Rules.from_spec(rules)
-    trick = _trick(rules, trick, rules.seats)
+    given, trick = trick, _trick(rules, trick, rules.seats)
     if not trick:
-        raise IllegalActionError("an empty trick has no winner")
+        raise IllegalActionError(f"trick {shown(given)}: an empty trick has no winner")
     trump = _check_trump(rules, trump)
     ranks = _rank_table(rules, trump)
     led = suit_of(trick[0], trump)
@@ -592,7 +592,7 @@ class Round:
         name = self._name(self.declarer)
         if self.discards is not None:
             why = "there is no nest" if self.rules.nest_size == 0 else "already discarded"
-            raise IllegalActionError(f"{name} cannot discard: {why}")
+            raise IllegalActionError(f"{name} cannot discard {shown(cards)}: {why}")
         chosen: list[Card] = []
         for card in as_cards(cards, "discard"):
             if card in chosen:

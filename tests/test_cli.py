@@ -273,11 +273,19 @@ def test_solve_duplicate_card_and_wrong_deck():
     assert_bad_input(run("solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", d), "hasbro")
 
 
+def test_a_deal_and_a_file_together_name_both(tmp_path):
+    path = tmp_path / "deals.txt"
+    path.write_text(_a_deal() + "\n")
+    assert_bad_input(run(*SOLVE, _a_deal(), "--file", str(path)), "DEAL " + repr(_a_deal())[:150],
+                     f"... and --file {str(path)!r}: give a DEAL or --file PATH, not both")  # a long deal cut short
+
+
 def test_solve_needs_a_deal(monkeypatch):
     # nothing but comments piped in (the runner's standard input is never a terminal): read, and found empty
     assert_bad_input(run(*SOLVE, input="# only a comment\n\n"),
                      "no deals in the input (blank lines and # lines are skipped)")
-    assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both")
+    assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both", "--file '-'",
+                     "DEAL '" + _a_deal()[:20])
 
     class Terminal(io.StringIO):
         def isatty(self):

@@ -1,6 +1,7 @@
 """The plain-Python game engine: auction, nest, trump, legal plays, trick
 winners, scoring and matches, against RULES.md."""
 
+import re
 import zlib
 
 import numpy as np
@@ -334,6 +335,16 @@ def test_trump_and_discard_only_once():
     rnd.discard(list(rnd.hands[0])[:5])
     with pytest.raises(IllegalActionError, match="the play of the tricks has begun"):
         rnd.discard(list(rnd.hands[0])[:5])
+
+
+def test_a_second_discard_names_the_cards():
+    rnd = started()
+    rnd.discard(list(rnd.hands[0])[:5])
+    with pytest.raises(IllegalActionError, match=re.escape("N cannot discard 'B5 B6 B7 B8 B9': already discarded")):
+        rnd.discard("B5 B6 B7 B8 B9")
+    rnd = started("bridge", declarer="E", bid=None, dealer="N")
+    with pytest.raises(IllegalActionError, match=re.escape("E cannot discard ['B2']: there is no nest")):
+        rnd.discard(["B2"])
 
 
 def test_bid_without_auction_is_checked():

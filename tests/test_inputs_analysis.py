@@ -146,6 +146,9 @@ def test_resolve_seed():
     (dict(out="   "), "out='   ': expected a folder path"),
     (dict(out="a\0b"), "out='a\\x00b'"),
     (dict(deals=2**70), "at most 2,147,483,647"),
+    (dict(workers=2, scheduler="tcp://127.0.0.1:8786"),
+     "workers=2 and scheduler='tcp://127.0.0.1:8786': give workers (the embedded cluster) or a scheduler address, "
+     "not both"),
 ], ids=repr)
 def test_simulate_arguments_are_checked_before_anything_is_written(tmp_path, kw, quoted):
     args = dict(rules=TINY, deals=4, out=tmp_path / "run", seed=1) | kw

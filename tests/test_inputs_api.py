@@ -181,8 +181,10 @@ def test_engine_functions_refuse_what_is_not_cards():
     raises(InvalidCardError, 5, trick_winner, 5, "B", "full")
     raises(InvalidCardError, 5, trick_winner, [5], "B", "full")
     raises(InvalidCardError, "X9", trick_winner, "R5 X9", "B", "full")
-    with pytest.raises(IllegalActionError, match="empty trick"):
+    with pytest.raises(IllegalActionError, match="^trick '': an empty trick has no winner$"):
         trick_winner("", "B", "full")
+    with pytest.raises(IllegalActionError, match=re.escape("trick []: an empty trick")):
+        trick_winner([], "B", "full")
 
 
 def test_match_record_refuses_what_is_not_a_hand():

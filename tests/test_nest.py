@@ -396,7 +396,7 @@ def test_cli_json_without_bid_keeps_p_make_as_null():
     (HAND, NEST, ["--samples", "100000000000"], "not in the range 2<=x<=1000000"),
     (HAND, NEST, ["--known", "E:B10"], "known card 'B10' for E is in the nest ('Rook B10 R5 Y5 G14')"),
     (HAND, NEST, ["--known", "E:B14"], "known card 'B14' for E is already in the declarer's hand"),
-    (HAND, NEST, ["--known", "N:B14"], "known cards for N: that is the declarer's own hand"),
+    (HAND, NEST, ["--known", "N:B14"], "known cards for N ('B14'): that is the declarer's own hand"),
     ("B14 B12 B9 B7 R13 R6 Y11 Y5 G9 B2 B3 B4 B5", "", ["--rules", "bridge"], "'bridge' have no bidding"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(hand, nest, extra, words):

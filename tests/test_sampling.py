@@ -168,7 +168,7 @@ def test_known_cards_are_placed():
     (["E:B14"], "already in the bidder's hand"),
     (["E:B7", "W:B7"], "known card 'B7' is given for both E and W"),
     (["X:B7"], "place 'X'"),
-    (["N:B7"], "bidder's own hand"),
+    (["N:B7"], "known cards for N ('B7'): that is the bidder's own hand"),
     (["E:B99"], "B99"),
     (["nest:B1 B2 B3 B4 B5 B6"], "6 known cards for nest"),
     (["E B7"], "PLACE:CARDS"),

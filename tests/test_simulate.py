@@ -307,6 +307,15 @@ def test_cli_resume_with_nothing_to_resume_says_so_and_a_refused_write_is_status
     assert r.exit_code == 1 and "nothing to resume" not in r.stderr and calls == [True, True, True]
 
 
+def test_workers_and_a_scheduler_together_are_one_line_naming_both(tmp_path):
+    out = tmp_path / "run"
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--workers", "2",
+                "--scheduler", "tcp://127.0.0.1:8786")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output
+    assert "--workers 2 and --scheduler 'tcp://127.0.0.1:8786': give one, not both" in r.stderr
+    assert not out.exists()
+
+
 def test_a_malformed_scheduler_address_is_one_line_and_leaves_no_dataset(tmp_path):
     for address in ("garbage", "tcp://host", "foo://1.2.3.4:8786", "127.0.0.1:notaport", "", "tcp://:8786",
                     "tcp://127.0.0.1:99999", "tcp://127.0.0.1:-1", "127.0.0.1:0"):
