@@ -74,7 +74,7 @@ def _count_groups(step: int) -> str:
 
 
 def _percent(table: pd.DataFrame) -> pd.DataFrame:
-    """make_B columns as whole percents headed by the bid."""
+    """The ``make_<bid>`` columns as whole percents, headed by the bid alone."""
     out = table.copy()
     for col in table.columns:
         if col.startswith("make_"):
