@@ -8,12 +8,17 @@ deterministic (the same cards and rules always give the same choice).
 
 Trump. For each color, with the cards of that color among hand + nest::
 
-    strength = 3 x length + honours + counters / 10
+    strength = 5 x length + honours + counters / 10
 
 where honours counts 4, 3, 2, 1 for the color's four highest cards of the
 deck (14, 13, 12, 11; with ``one_high`` the 1 first). The birds belong to
 every trump alike, so they do not vote. The strongest color is trump; ties
-go to the longer color, then to B, R, Y, G order.
+go to the longer color, then to B, R, Y, G order. Length weighs 5 (3 until
+revision 3): where the two weights name different trumps, 5 took more
+points on fresh layouts (``benchmarks/bench_policy.py --variant short``:
++0.23 +- 0.06 points a hand in ``hasbro`` over 800 spots, +0.11 +- 0.10 in
+``dixie40`` over 400, +0.32 +- 0.18 in ``kentucky`` over 200; of the
+weights 2, 4, 5, 6 and 8 tried on other spots, 5 and 6 did best).
 
 Discards (``nest_size`` cards, given the trump):
 
@@ -24,15 +29,25 @@ Discards (``nest_size`` cards, given the trump):
    (buried points are banked; in play they are likely lost).
 4. Void side colors that hold no winner, shortest first, when the whole
    color fits in the discards left (a void lets the declarer trump in).
-5. Fill up with the remaining losers: counters first, most points first,
-   then the shortest color, then the lowest card. Under ``nest_to =
-   last_trick`` too: a losing counter kept in hand is mostly captured by
-   the defenders, while in the nest it goes to whoever wins the last trick,
-   most often the declaring side that holds the trumps (measured on fresh
-   layouts against keeping them, ``benchmarks/bench_policy.py``: +0.85 +-
-   0.09 points a hand in ``hasbro``, +0.89 +- 0.21 in ``dixie40``, +0.34
-   +- 0.19 in ``kentucky``). Under ``nest_to = declarer`` step 3 has
-   already buried them.
+5. Fill up with the remaining losers: those of colors without a winner
+   first, and only then the small cards under a winner (kept, they follow
+   the winners out and may win once the color's higher cards have fallen;
+   stripped, the winner stands alone). Within each: counters first, most
+   points first, then the shortest color, then the lowest card. The
+   order of colors is what the nest advisor taught (it kept those small
+   cards wherever the policy stripped them): on fresh layouts +0.34 +-
+   0.06 points a hand in ``hasbro`` (400 spots), +0.11 +- 0.07 in
+   ``dixie40`` (200), +0.62 +- 0.17 in ``kentucky`` (150) against filling
+   by counters and length alone (``guard_winners=False``,
+   ``benchmarks/bench_policy.py``).
+   Counters first under ``nest_to = last_trick`` too: a losing counter
+   kept in hand is mostly captured by the defenders, while in the nest it
+   goes to whoever wins the last trick, most often the declaring side that
+   holds the trumps (measured on fresh layouts against keeping them:
+   +0.85 +- 0.09 points a hand in ``hasbro``, +0.89 +- 0.21 in
+   ``dixie40``, +0.34 +- 0.19 and +0.64 +- 0.24 in two sets of 150 spots
+   in ``kentucky``). Under ``nest_to =
+   declarer`` step 3 has already buried them.
 6. Short of losers: the lowest winners, then the lowest trumps
    (non-counters first); the birds only when nothing else is left (hands
    of a card or two).
@@ -41,8 +56,10 @@ Discards (``nest_size`` cards, given the trump):
 advisor can compare trumps each with its own discards;
 ``protect_counters=True`` gives the other way with the counters, for the
 nest advisor to weigh: no step 3, and step 5 fills with non-counters
-before counters (keep the points in hand, out of a nest the last trick
-may give to the defenders).
+before counters, whatever their color (keep the points in hand, out of a
+nest the last trick may give to the defenders). ``guard_winners=False``
+fills step 5 without regard to winners (the policy's rule before it
+kept the guards; for comparisons).
 """
 
 from __future__ import annotations
@@ -111,6 +128,7 @@ class HeuristicPolicy:
     """Trump by color strength, discards by the rules of the module docstring."""
 
     name: str = "heuristic"
+    length_weight: float = 5  # a trump's worth per card of length (``strength``)
 
     def strength(self, cards: Hand, color: str, rules: Rules) -> float:
         """The trump strength of one color among ``cards``."""
@@ -124,7 +142,7 @@ class HeuristicPolicy:
                 length += 1
                 honours += max(4 - k, 0)
         points = rules.points_of_mask(cards.color_mask(color))
-        return 3 * length + honours + points / 10
+        return self.length_weight * length + honours + points / 10
 
     def trump(self, cards: Hand, rules: Rules) -> str:
         """The trump color for hand + nest."""
@@ -133,11 +151,14 @@ class HeuristicPolicy:
         best = max(COLORS, key=lambda c: (self.strength(cards, c, rules), cards.count(c), -COLORS.index(c)))
         return best
 
-    def discard(self, cards: Hand, trump: str, rules: Rules, *, protect_counters: bool = False) -> Hand:
+    def discard(self, cards: Hand, trump: str, rules: Rules, *, protect_counters: bool = False,
+                guard_winners: bool = True) -> Hand:
         """The ``nest_size`` cards to discard from ``cards`` (hand + nest) with
         this trump (``none``: no trump, where the rules allow it).
         ``protect_counters``: keep the losing counters in hand where the
-        discards allow (no step 3; step 5 fills with non-counters first)."""
+        discards allow (no step 3; step 5 fills with non-counters first).
+        ``guard_winners=False``: step 5 takes the small cards under a
+        winner as readily as any other loser (the earlier rule)."""
         rules = Rules.from_spec(rules)
         cards = as_hand(cards, rules)
         trump = rules.check_trump(trump) if isinstance(trump, str) else trump
@@ -196,7 +217,9 @@ class HeuristicPolicy:
         # 5. fill with losers: counters first (most points first), or last when protecting them
         if len(chosen) < need:
             pool = [(c, i) for c, v in left.items() for i in v]
-            pool.sort(key=lambda ci: (points(ci[1]) > 0 if protect_counters else -points(ci[1]), len(left[ci[0]]),
+            # colors without a winner first: the small cards under a winner stay as its guards
+            pool.sort(key=lambda ci: (guard_winners and not protect_counters and ci[0] in winner_colors,
+                                      points(ci[1]) > 0 if protect_counters else -points(ci[1]), len(left[ci[0]]),
                                       -_rank_from_top(rules, ci[1]), COLORS.index(ci[0])))
             for _, idx in pool[:need - len(chosen)]:
                 take(idx)
@@ -253,5 +276,7 @@ def _rank_from_top(rules: Rules, idx: int) -> int:
 DEFAULT_POLICY = HeuristicPolicy()
 # the default policy's revision, stored in a simulate dataset's plan: a change
 # to its choices changes the points, so a resume must not mix two revisions
-# (1: losing counters kept under nest_to = last_trick; 2: buried there too)
-POLICY_REVISION = "heuristic 2"
+# (1: losing counters kept under nest_to = last_trick; 2: buried there too;
+# 3: length weighs 5 in the trump's strength, not 3, and the fill takes colors
+# without a winner before the small cards under one)
+POLICY_REVISION = "heuristic 3"

@@ -10,21 +10,53 @@ the mean of (policy - variant) over those layouts, 0 where they agree; the
 report gives the mean gain over the spots with its standard error (the
 spread of the per-spot gains), and how often the two differ.
 
-The variant (``--variant``): ``protect``, the heuristic with
-``protect_counters=True``: no losing counters buried for their own sake,
-non-counters filled first (the policy's rule under ``nest_to =
-last_trick`` until it filled with the losing counters first).
+The variants (``--variant``):
+
+- ``protect``, the heuristic with ``protect_counters=True``: no losing
+  counters buried for their own sake, non-counters filled first (the
+  policy's rule under ``nest_to = last_trick`` until it filled with the
+  losing counters first);
+- ``strip``, the heuristic with ``guard_winners=False``: its last fill
+  takes the small cards under a winner as readily as other losers (the
+  policy's rule until it kept them as the winner's guards);
+- ``short``, trump length weighing 3 in the trump's strength, not 5;
+- ``revision2``, both: the policy as it was in revision 2.
 
     python benchmarks/bench_policy.py --rules hasbro --spots 400 --fresh 16 --seed 202
     python benchmarks/bench_policy.py --rules kentucky --spots 150 --seed 303 --out spots.jsonl
+    python benchmarks/bench_policy.py --rules hasbro --spots 400 --seed 606 --variant strip
 
 Filling the discards with the losing counters under ``nest_to = last_trick``
-(the policy's rule now) against keeping them
-(``protect``), 2 cores: ``hasbro`` 400 spots, seed 202: differ on 216,
+against keeping them (``protect``; measured before the guards, policy
+revision 2), 2 cores: ``hasbro`` 400 spots, seed 202: differ on 216,
 gain +0.852 +- 0.091 (166 better, 35 worse), 238 s; ``dixie40`` 200 spots,
 seed 404: differ on 144, +0.889 +- 0.208 (89 / 48), 121 s; ``kentucky``
 150 spots, seed 303: differ on 93, +0.338 +- 0.190 (48 / 40), about 45
-minutes.
+minutes; seed 505: differ on 100, +0.644 +- 0.236 (64 / 34), 54 minutes
+(sharing the 2 cores with other runs).
+
+Keeping the guards (revision 3) against stripping them (``strip``), the
+rule read from the nest advisor's choices on the spots of
+``bench_nest.py --seed 4242`` (where the heuristic differs from ``strip``
+there: 120 spots, differ on 25, +0.271 +- 0.098) and measured on other
+seeds: ``hasbro`` 400 spots, seed 606: differ on 77, +0.341 +- 0.063 (59 /
+13); ``dixie40`` 200 spots, seed 707: differ on 30, +0.113 +- 0.071 (17 /
+10); ``kentucky`` 150 spots, seed 909: differ on 31, +0.621 +- 0.166 (25 /
+5).
+
+Trump length weighing 5 (revision 3) against 3 (``short``), with the
+guards kept on both sides; the weight chosen on ``hasbro`` seed 4242 (200
+spots: 4, 5, 6 and 8 all better than 3 there, 5 and 6 most) and measured on
+other seeds: ``hasbro`` 800 spots, seed 1111: differ on 42, +0.234 +-
+0.059 (32 / 8); ``dixie40`` 400 spots, seed 1212: differ on 15, +0.111 +-
+0.101 (8 / 6); ``kentucky`` 200 spots, seed 1313: differ on 17, +0.317 +-
+0.178 (10 / 7).
+
+Revision 3 against revision 2 (``revision2``), both changes at once, on
+seeds neither was tuned on: ``hasbro`` 400 spots, seed 2024: differ on
+80, +0.398 +- 0.072 (63 / 15), 160 s; ``dixie40`` 200 spots, seed 2025:
+differ on 52, +0.605 +- 0.172 (35 / 13), 73 s; ``kentucky`` 150 spots,
+seed 2026: differ on 41, +0.592 +- 0.238 (23 / 14), 637 s.
 
 ``--all-trumps`` compares the discards under every trump (what ``hand``'s
 trump table solves), each differing trump its own pair of solves, rather
@@ -55,7 +87,20 @@ class Protect(HeuristicPolicy):
         return super().discard(cards, trump, rules, protect_counters=protect_counters)
 
 
-VARIANTS = {"protect": Protect(name="protect")}
+class Strip(HeuristicPolicy):
+    """The heuristic filling without regard to winners (``guard_winners=False``)."""
+
+    def discard(self, cards, trump, rules, *, protect_counters: bool = False, guard_winners: bool = False):
+        return super().discard(cards, trump, rules, protect_counters=protect_counters, guard_winners=guard_winners)
+
+
+class Revision2(Strip):
+    """The policy of revision 2: trump length weighing 3, the guards stripped."""
+
+
+VARIANTS = {"protect": Protect(name="protect"), "strip": Strip(name="strip"),
+            "short": HeuristicPolicy(name="short", length_weight=3),
+            "revision2": Revision2(name="revision2", length_weight=3)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -448,7 +448,7 @@ def test_the_policy_choice_is_the_yardstick(report):
     assert row["samples"] == report.samples
     assert report.recommendation.policy == bool(report.options.iloc[0]["policy"])
     # a spot where another option measures better than the policy's choice
-    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
+    hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
     free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0)
     rec = free.recommendation
     assert not rec.policy and not free.options.iloc[0]["policy"]
@@ -475,7 +475,7 @@ def test_a_lead_of_exactly_margin_standard_errors_switches():
     """The best-measured option replaces the policy's choice when it leads by
     at least ``margin`` standard errors: a lead of exactly that many switches,
     the next margin up keeps the policy's choice."""
-    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
+    hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
     free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0).recommendation
     assert free.lead > 0 and free.lead_se > 0
     margin = free.lead / free.lead_se
@@ -543,10 +543,10 @@ def test_cli_csv_has_the_same_columns_with_or_without_a_bid():
 
 def test_a_lead_in_p_make_is_written_as_a_probability():
     """With --objective p_make the lead over the policy's choice is a
-    difference of probabilities: written to one decimal, a lead of 0.25 +-
-    0.164 read "0.2 +- 0.2", and 0.083 +- 0.149 read "0.1 +- 0.1 better,
-    under 1 se", a lead that looks as large as the margin it failed."""
-    hand, nest = "B10 B6 R10 R7 G14", "B7 R12 Y9 Y8 G12"
+    difference of probabilities, written to three decimals (here 0.125 +-
+    0.125: to one decimal it would read "0.1 +- 0.1", a lead that looks as
+    large as the margin it failed); in points it keeps one decimal."""
+    hand, nest = "R12 R7 G12 G8 G7", "B12 B10 Y10 Y7 G6"
     free = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, objective="p_make", margin=0)
     rec = free.recommendation
     assert not rec.policy and 0 < rec.lead < 1 and rec.lead_se > 0  # the spot: another option switched in

@@ -28,21 +28,32 @@ def test_trump_is_the_long_strong_color():
 
 
 def test_strength_is_the_documented_formula():
-    """strength = 3 x length + honours (4, 3, 2, 1 for the four highest
+    """strength = 5 x length + honours (4, 3, 2, 1 for the four highest
     ranks of the deck, the 1 first under one_high) + counters / 10; the
     birds are in no color."""
-    # 3 x 5 + (4 for the 14, 2 for the 12) + (10 + 10 + 5) / 10
-    assert P.strength(cards("B14 B12 B10 B5 B2"), "B", FULL) == 23.5
-    assert P.strength(cards("B11"), "B", FULL) == 3 + 1
+    # 5 x 5 + (4 for the 14, 2 for the 12) + (10 + 10 + 5) / 10
+    assert P.strength(cards("B14 B12 B10 B5 B2"), "B", FULL) == 33.5
+    assert P.strength(cards("B11"), "B", FULL) == 5 + 1
     # kentucky: the 1 is the highest rank and worth 15; the Rook's 20 points do not vote
-    assert P.strength(cards("B1 B14 B13 Rook"), "B", Rules.preset("kentucky")) == 9 + (4 + 3 + 2) + 2.5
+    assert P.strength(cards("B1 B14 B13 Rook"), "B", Rules.preset("kentucky")) == 15 + (4 + 3 + 2) + 2.5
     assert P.strength(cards("Rook"), "B", FULL) == 0
+    # the weight of length is a field: revision 2's weight 3
+    assert HeuristicPolicy(length_weight=3).strength(cards("B14 B12 B10 B5 B2"), "B", FULL) == 23.5
+
+
+def test_length_weighs_five():
+    # five middling greens against three top reds: G 5 x 5 + 2 + 1 = 28, R 5 x 3 + (4 + 3 + 2) + 1 (R14's
+    # 10 points) = 25; with revision 2's weight 3, G 18 against R 19
+    c = cards("B11 B7 B6 B5 R14 R13 R12 Y13 Y9 G12 G11 G8 G7 G6")
+    assert (P.strength(c, "G", HASBRO), P.strength(c, "R", HASBRO)) == (28, 25)
+    assert P.trump(c, HASBRO) == "G"
+    assert HeuristicPolicy(length_weight=3).trump(c, HASBRO) == "R"
 
 
 def test_trump_ties_go_to_the_longer_color_first():
-    # R: 3 x 3; B: 3 x 2 + 3 for the 13: equal strength, R is longer (and after B in order)
-    c = cards("B13 B9 R9 R8 R7 Y2")
-    assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL) == 9
+    # R: 5 x 3; B: 5 x 2 + 3 + 2 for the 13 and 12: equal strength, R is longer (and after B in order)
+    c = cards("B13 B12 R9 R8 R7 Y2")
+    assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL) == 15
     assert P.trump(c, FULL) == "R"
 
 
@@ -72,6 +83,26 @@ def test_last_trick_nest_fills_with_losing_counters_first():
     held = cards("Rook B14 B13 B12 B11 B9 B8 R12 R10 R5 Y9 Y8 G13 G12")
     assert P.discard(held, "B", HASBRO) == cards("R10 Y9 Y8 G13 G12")
     assert P.discard(held, "B", HASBRO, protect_counters=True) == cards("R12 Y9 Y8 G13 G12")
+
+
+def test_fill_keeps_the_small_cards_under_a_winner():
+    """5. The last places go to colors without a winner before the small cards
+    under one (revision 3; ``guard_winners=False`` is the earlier fill, by
+    counters and length alone)."""
+    # trump G: red voided; yellow has no winner, so Y8 and Y12 go, not B11 (under B14 B13)
+    held = cards("B14 B13 B11 R13 R9 R8 Y13 Y12 Y8 G14 G13 G12 G11 G8")
+    assert P.discard(held, "G", HASBRO) == cards("R13 R9 R8 Y12 Y8")
+    assert P.discard(held, "G", HASBRO, guard_winners=False) == cards("B11 R13 R9 R8 Y8")
+    # trump R: blue voided; the counter Y10 first, then yellow's lowest; G5 and G9 stay with G14
+    held = cards("B11 B8 R13 R10 R9 R8 R6 Y12 Y10 Y7 Y6 G14 G9 G5")
+    assert P.discard(held, "R", HASBRO) == cards("B11 B8 Y10 Y7 Y6")
+    assert P.discard(held, "R", HASBRO, guard_winners=False) == cards("B11 B8 Y10 G9 G5")
+    # a declarer's nest (full): red voided; yellow's lowest, not G3 G2 under G14
+    held = cards("Rook B14 B13 B12 B11 B10 B9 B8 G14 G3 G2 R9 R8 R7 Y13 Y12 Y3 Y2")
+    assert P.discard(held, "B", FULL) == cards("R9 R8 R7 Y3 Y2")
+    assert P.discard(held, "B", FULL, guard_winners=False) == cards("R9 R8 R7 G3 G2")
+    # protecting the counters fills as before, whatever the colors
+    assert P.discard(held, "B", FULL, protect_counters=True) == cards("R9 R8 R7 G3 G2")
 
 
 def test_trump_ties_go_to_the_longer_color_then_color_order():

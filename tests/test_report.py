@@ -660,7 +660,7 @@ def test_table_names_the_absolute_error(dataset):
 def test_bridge_counts_are_grouped_by_one_trick(tmp_path):
     # bridge's points are tricks (0-13 at most): groups on multiples of 5 would be a single group
     out = tmp_path / "bridge"
-    plan = make_plan("bridge,hand_size=6", 40, seed=2, chunk_size=40)
+    plan = make_plan("bridge,hand_size=6", 40, seed=3, chunk_size=40)
     prepare_output(out, plan, resume=False)
     write_part(out, 0, simulate_chunk(plan, 0))
     rep = build_report(out, buckets=4)
