@@ -85,24 +85,25 @@ def test_last_trick_nest_fills_with_losing_counters_first():
     assert P.discard(held, "B", HASBRO, protect_counters=True) == cards("R12 Y9 Y8 G13 G12")
 
 
-def test_fill_keeps_the_small_cards_under_a_winner():
+@pytest.mark.parametrize("held, trump, rules, discard, stripped, protected", [
+    # trump G: red voided; yellow has no winner, so Y8 and Y12 go, not B11 (under B14 B13)
+    ("B14 B13 B11 R13 R9 R8 Y13 Y12 Y8 G14 G13 G12 G11 G8", "G", HASBRO, "R13 R9 R8 Y12 Y8", "B11 R13 R9 R8 Y8",
+     "B11 R13 R9 R8 Y8"),
+    # trump R: blue voided; the counter Y10 first, then yellow's lowest; G5 and G9 stay with G14
+    ("B11 B8 R13 R10 R9 R8 R6 Y12 Y10 Y7 Y6 G14 G9 G5", "R", HASBRO, "B11 B8 Y10 Y7 Y6", "B11 B8 Y10 G9 G5",
+     "B11 B8 G9 Y7 Y6"),
+    # a declarer's nest (full): red voided; yellow's lowest, not G3 G2 under G14
+    ("Rook B14 B13 B12 B11 B10 B9 B8 G14 G3 G2 R9 R8 R7 Y13 Y12 Y3 Y2", "B", FULL, "R9 R8 R7 Y3 Y2", "R9 R8 R7 G3 G2",
+     "R9 R8 R7 G3 G2"),
+])
+def test_fill_keeps_the_small_cards_under_a_winner(held, trump, rules, discard, stripped, protected):
     """5. The last places go to colors without a winner before the small cards
     under one (revision 3; ``guard_winners=False`` is the earlier fill, by
-    counters and length alone)."""
-    # trump G: red voided; yellow has no winner, so Y8 and Y12 go, not B11 (under B14 B13)
-    held = cards("B14 B13 B11 R13 R9 R8 Y13 Y12 Y8 G14 G13 G12 G11 G8")
-    assert P.discard(held, "G", HASBRO) == cards("R13 R9 R8 Y12 Y8")
-    assert P.discard(held, "G", HASBRO, guard_winners=False) == cards("B11 R13 R9 R8 Y8")
-    # trump R: blue voided; the counter Y10 first, then yellow's lowest; G5 and G9 stay with G14
-    held = cards("B11 B8 R13 R10 R9 R8 R6 Y12 Y10 Y7 Y6 G14 G9 G5")
-    assert P.discard(held, "R", HASBRO) == cards("B11 B8 Y10 Y7 Y6")
-    assert P.discard(held, "R", HASBRO, guard_winners=False) == cards("B11 B8 Y10 G9 G5")
-    # a declarer's nest (full): red voided; yellow's lowest, not G3 G2 under G14
-    held = cards("Rook B14 B13 B12 B11 B10 B9 B8 G14 G3 G2 R9 R8 R7 Y13 Y12 Y3 Y2")
-    assert P.discard(held, "B", FULL) == cards("R9 R8 R7 Y3 Y2")
-    assert P.discard(held, "B", FULL, guard_winners=False) == cards("R9 R8 R7 G3 G2")
-    # protecting the counters fills as before, whatever the colors
-    assert P.discard(held, "B", FULL, protect_counters=True) == cards("R9 R8 R7 G3 G2")
+    counters and length alone; protecting the counters fills by
+    non-counters and length, whatever the colors)."""
+    assert P.discard(cards(held), trump, rules) == cards(discard)
+    assert P.discard(cards(held), trump, rules, guard_winners=False) == cards(stripped)
+    assert P.discard(cards(held), trump, rules, protect_counters=True) == cards(protected)
 
 
 def test_trump_ties_go_to_the_longer_color_then_color_order():
