@@ -34,8 +34,8 @@ Discards (``nest_size`` cards, given the trump):
    the winners out and may win once the color's higher cards have fallen;
    stripped, the winner stands alone). Within each: counters first, most
    points first, then the shortest color, then the lowest card. The
-   order of colors is what the nest advisor taught (it kept those small
-   cards wherever the policy stripped them): on fresh layouts +0.34 +-
+   order of colors is what the nest advisor taught (where it overruled
+   the policy, it mostly kept those small cards): on fresh layouts +0.34 +-
    0.06 points a hand in ``hasbro`` (400 spots), +0.11 +- 0.07 in
    ``dixie40`` (200), +0.62 +- 0.17 in ``kentucky`` (150) against filling
    by counters and length alone (``guard_winners=False``,
@@ -73,7 +73,7 @@ from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import IllegalActionError
 from rook_analyze.solver.rules import Rules
 
-from .inputs import as_hand
+from .inputs import as_hand, number
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,9 @@ class HeuristicPolicy:
 
     name: str = "heuristic"
     length_weight: float = 5  # a trump's worth per card of length (``strength``)
+
+    def __post_init__(self) -> None:
+        number("length_weight", self.length_weight, above=None, at_least=0, finite=True, error=IllegalActionError)
 
     def strength(self, cards: Hand, color: str, rules: Rules) -> float:
         """The trump strength of one color among ``cards``."""

@@ -46,6 +46,8 @@ def test_length_weighs_five():
     # 10 points) = 25; with revision 2's weight 3, G 18 against R 19
     c = cards("B11 B7 B6 B5 R14 R13 R12 Y13 Y9 G12 G11 G8 G7 G6")
     assert (P.strength(c, "G", HASBRO), P.strength(c, "R", HASBRO)) == (28, 25)
+    with pytest.raises(IllegalActionError, match=r"length_weight='5': expected a number, 0 or more and finite"):
+        HeuristicPolicy(length_weight="5")
     assert P.trump(c, HASBRO) == "G"
     assert HeuristicPolicy(length_weight=3).trump(c, HASBRO) == "R"
 
