@@ -38,7 +38,7 @@ Discards (``nest_size`` cards, given the trump):
    the policy, it mostly kept those small cards): on fresh layouts +0.34 +-
    0.06 points a hand in ``hasbro`` (400 spots), +0.11 +- 0.07 in
    ``dixie40`` (200), +0.62 +- 0.17 in ``kentucky`` (150) against filling
-   by counters and length alone (``guard_winners=False``,
+   by counters and length alone (``HeuristicPolicy(guard_winners=False)``,
    ``benchmarks/bench_policy.py``).
    Counters first under ``nest_to = last_trick`` too: a losing counter
    kept in hand is mostly captured by the defenders, while in the nest it
@@ -57,9 +57,9 @@ advisor can compare trumps each with its own discards;
 ``protect_counters=True`` gives the other way with the counters, for the
 nest advisor to weigh: no step 3, and step 5 fills with non-counters
 before counters, whatever their color (keep the points in hand, out of a
-nest the last trick may give to the defenders). ``guard_winners=False``
-fills step 5 without regard to winners (the policy's rule before it
-kept the guards; for comparisons).
+nest the last trick may give to the defenders). A policy made with
+``guard_winners=False`` fills step 5 without regard to winners (the rule
+before it kept the guards; for comparisons).
 """
 
 from __future__ import annotations
@@ -129,9 +129,12 @@ class HeuristicPolicy:
 
     name: str = "heuristic"
     length_weight: float = 5  # a trump's worth per card of length (``strength``)
+    guard_winners: bool = True  # step 5 keeps the small cards under a winner (False: revision 2's fill)
 
     def __post_init__(self) -> None:
         number("length_weight", self.length_weight, above=None, at_least=0, finite=True, error=IllegalActionError)
+        if not isinstance(self.guard_winners, bool):
+            raise IllegalActionError(f"guard_winners={self.guard_winners!r}: expected True or False")
 
     def strength(self, cards: Hand, color: str, rules: Rules) -> float:
         """The trump strength of one color among ``cards``."""
@@ -154,14 +157,12 @@ class HeuristicPolicy:
         best = max(COLORS, key=lambda c: (self.strength(cards, c, rules), cards.count(c), -COLORS.index(c)))
         return best
 
-    def discard(self, cards: Hand, trump: str, rules: Rules, *, protect_counters: bool = False,
-                guard_winners: bool = True) -> Hand:
+    def discard(self, cards: Hand, trump: str, rules: Rules, *, protect_counters: bool = False) -> Hand:
         """The ``nest_size`` cards to discard from ``cards`` (hand + nest) with
         this trump (``none``: no trump, where the rules allow it).
         ``protect_counters``: keep the losing counters in hand where the
-        discards allow (no step 3; step 5 fills with non-counters first).
-        ``guard_winners=False``: step 5 takes the small cards under a
-        winner as readily as any other loser (the earlier rule)."""
+        discards allow (no step 3; step 5 fills with non-counters first,
+        whatever the colors)."""
         rules = Rules.from_spec(rules)
         cards = as_hand(cards, rules)
         trump = rules.check_trump(trump) if isinstance(trump, str) else trump
@@ -221,7 +222,7 @@ class HeuristicPolicy:
         if len(chosen) < need:
             pool = [(c, i) for c, v in left.items() for i in v]
             # colors without a winner first: the small cards under a winner stay as its guards
-            pool.sort(key=lambda ci: (guard_winners and not protect_counters and ci[0] in winner_colors,
+            pool.sort(key=lambda ci: (self.guard_winners and not protect_counters and ci[0] in winner_colors,
                                       points(ci[1]) > 0 if protect_counters else -points(ci[1]), len(left[ci[0]]),
                                       -_rank_from_top(rules, ci[1]), COLORS.index(ci[0])))
             for _, idx in pool[:need - len(chosen)]:

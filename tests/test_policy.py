@@ -46,10 +46,15 @@ def test_length_weighs_five():
     # 10 points) = 25; with revision 2's weight 3, G 18 against R 19
     c = cards("B11 B7 B6 B5 R14 R13 R12 Y13 Y9 G12 G11 G8 G7 G6")
     assert (P.strength(c, "G", HASBRO), P.strength(c, "R", HASBRO)) == (28, 25)
-    with pytest.raises(IllegalActionError, match=r"length_weight='5': expected a number, 0 or more and finite"):
-        HeuristicPolicy(length_weight="5")
     assert P.trump(c, HASBRO) == "G"
     assert HeuristicPolicy(length_weight=3).trump(c, HASBRO) == "R"
+
+
+def test_policy_fields_are_checked():
+    with pytest.raises(IllegalActionError, match=r"length_weight='5': expected a number, 0 or more and finite"):
+        HeuristicPolicy(length_weight="5")
+    with pytest.raises(IllegalActionError, match=r"guard_winners='no': expected True or False"):
+        HeuristicPolicy(guard_winners="no")
 
 
 def test_trump_ties_go_to_the_longer_color_first():
@@ -100,11 +105,11 @@ def test_last_trick_nest_fills_with_losing_counters_first():
 ])
 def test_fill_keeps_the_small_cards_under_a_winner(held, trump, rules, discard, stripped, protected):
     """5. The last places go to colors without a winner before the small cards
-    under one (revision 3; ``guard_winners=False`` is the earlier fill, by
+    under one (revision 3; ``guard_winners=False`` makes the earlier fill, by
     counters and length alone; protecting the counters fills by
     non-counters and length, whatever the colors)."""
     assert P.discard(cards(held), trump, rules) == cards(discard)
-    assert P.discard(cards(held), trump, rules, guard_winners=False) == cards(stripped)
+    assert HeuristicPolicy(guard_winners=False).discard(cards(held), trump, rules) == cards(stripped)
     assert P.discard(cards(held), trump, rules, protect_counters=True) == cards(protected)
 
 
