@@ -5,8 +5,10 @@ For each sample (``analysis.sampling``) the unseen cards are dealt at random
 to the other seats and the nest, consistent with what the bidder knows. The
 bidder then declares: takes the nest and, by a policy that sees only hand +
 nest (``analysis.policy``), names trump and discards. The double-dummy
-solver gives the declaring side's points. Every sample is solved for each of
-the four trumps, each with the policy's discards for that trump, so the
+solver gives the declaring side's points. Every sample is solved for each
+trump the rules allow (the four colors; with ``bridge``'s no trump, five, as
+``nest`` and ``simulate`` weigh them), each with the policy's discards for
+that trump, so the
 report can say which trump is best and what a wrong one costs; the bid
 figures use the trump the policy names in that sample, as a real declarer
 would only choose after seeing the nest.
@@ -164,16 +166,18 @@ def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
 class _Results:
     """Per-sample results, appended round by round."""
 
+    trumps: tuple[str, ...] = COLORS  # the rules' trumps, the columns of ``points``
     deals: list[Deal] = field(default_factory=list)
     policy_trump: list[str] = field(default_factory=list)
     discards: list[dict[str, Hand]] = field(default_factory=list)
-    points: list[np.ndarray] = field(default_factory=list)     # (k, 4) per round
+    points: list[np.ndarray] = field(default_factory=list)     # (k, trumps) per round
     defenders: list[np.ndarray] = field(default_factory=list)  # (k,) per round, policy trump
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        points = np.concatenate(self.points) if self.points else np.zeros((0, 4), np.int64)
+        points = (np.concatenate(self.points) if self.points
+                  else np.zeros((0, len(self.trumps)), np.int64))
         defenders = np.concatenate(self.defenders) if self.defenders else np.zeros(0, np.int64)
-        chosen = np.array([COLORS.index(t) for t in self.policy_trump], np.int64)
+        chosen = np.array([self.trumps.index(t) for t in self.policy_trump], np.int64)
         return points, defenders, chosen
 
 
@@ -184,11 +188,13 @@ def zero_sum(rules: Rules) -> bool:
 
 
 def policy_plays(deal: Deal, seat: int, policy: NestPolicy, rules: Rules) -> dict[str, tuple[Hand, Deal]]:
-    """For each trump, the policy's discards from ``seat``'s hand + nest and
-    the deal played after it takes the nest: what a sample gives the solver."""
+    """For each trump the rules allow (``rules.trumps``: no trump too where
+    the rules have it, as ``nest`` and ``simulate`` weigh it), the policy's
+    discards from ``seat``'s hand + nest and the deal played after it takes
+    the nest: what a sample gives the solver."""
     cards = deal.hands[seat] | deal.nest
     plays = {}
-    for t in COLORS:
+    for t in rules.trumps:
         discard = policy.discard(cards, t, rules)
         plays[t] = discard, take_nest(deal, seat, discard)
     return plays
@@ -211,32 +217,34 @@ def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: 
             trumps.append(t)
         out.discards.append({t: discard for t, (discard, _) in plays.items()})
     pts = solve_batch(played, trumps, seat, None, dealer=dealer, threads=threads, progress=progress)
-    pts = np.asarray(pts, np.int64).reshape(count, len(COLORS))
+    each = len(out.trumps)
+    pts = np.asarray(pts, np.int64).reshape(count, each)
     out.points.append(pts)
-    chosen = [COLORS.index(t) for t in out.policy_trump[start:start + count]]
+    chosen = [out.trumps.index(t) for t in out.policy_trump[start:start + count]]
     own = pts[np.arange(count), chosen]
     if zero_sum(rules):
-        totals = np.array([played[k * len(COLORS)].total_points() for k in range(count)], np.int64)
+        totals = np.array([played[k * each].total_points() for k in range(count)], np.int64)
         out.defenders.append(totals - own)
     else:
         # the defenders' own double-dummy value needs a solve of its own
-        jobs = [(played[k * len(COLORS) + chosen[k]], COLORS[chosen[k]]) for k in range(count)]
+        jobs = [(played[k * each + chosen[k]], out.trumps[chosen[k]]) for k in range(count)]
         res = run_on_threads([lambda d=d, t=t: solve(d, t, seat, dealer=dealer).defender_points for d, t in jobs],
                              threads or default_threads())
         out.defenders.append(np.array(res, np.int64))
 
 
 # --------------------------------------------------------------- statistics
-def trump_table(points: np.ndarray, chosen: np.ndarray) -> pd.DataFrame:
-    """Per trump: mean points, standard error, share of samples where it is
-    best (ties share the sample), share the policy names it, and the mean
-    cost of naming it instead of the best trump."""
+def trump_table(points: np.ndarray, chosen: np.ndarray, trumps: Sequence[str] = COLORS) -> pd.DataFrame:
+    """Per trump (``trumps``, the columns of ``points``: the rules' trumps):
+    mean points, standard error, share of samples where it is best (ties
+    share the sample), share the policy names it, and the mean cost of
+    naming it instead of the best trump."""
     n = len(points)
     best = points.max(axis=1, keepdims=True)
     is_best = points == best
     share = (is_best / is_best.sum(axis=1, keepdims=True)).sum(axis=0) / n
     rows = []
-    for k, t in enumerate(COLORS):
+    for k, t in enumerate(trumps):
         col = points[:, k].astype(float)
         rows.append({
             "trump": t,
@@ -281,7 +289,8 @@ def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def recommend(bids: pd.DataFrame, trumps: pd.DataFrame) -> Recommendation:
-    """Apply ``DECISION_RULE``; the trump is the color with the highest mean."""
+    """Apply ``DECISION_RULE``; the trump is the one with the highest mean (a color, or
+    ``none`` where the rules allow no trump)."""
     ok = bids[(bids["p_make"] >= 0.5) & (bids["ev"] >= 0)]
     bid = int(ok["bid"].max()) if len(ok) else None
     trump = str(trumps.loc[trumps["mean"].idxmax(), "trump"])  # idxmax: first of equals, B R Y G order
@@ -321,8 +330,8 @@ def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: fl
     n = len(points)
     if n < 2:
         return False
-    best = COLORS.index(rec.trump)
-    for k in range(len(COLORS)):
+    best = rules.trumps.index(rec.trump)  # points' columns: the rules' trumps
+    for k in range(len(rules.trumps)):
         if k != best:
             lead = (points[:, best] - points[:, k]).astype(float)
             se = lead.std(ddof=1) / math.sqrt(n)
@@ -360,7 +369,8 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     ``seed``, ``threads``): 2.9 or True is an error, not 2 or 1. ``threads``:
     solver threads (None: every core). ``policy``: the declarer's nest policy
     (``trump``, ``discard`` and ``choose``; ``HeuristicPolicy`` by default).
-    ``progress(k)`` is called as solves finish: 4 per sample."""
+    ``progress(k)`` is called as solves finish: one per trump the rules allow
+    (``rules.trumps``: 4, or 5 with no trump) per sample."""
     rules = Rules.from_spec(rules)
     if not rules.has_auction:
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
@@ -380,7 +390,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     dealer_i = rules.seat_index(rules.last_seat if dealer is None else dealer, "dealer")
     seed = resolve_seed(seed)
 
-    res = _Results()
+    res = _Results(trumps=rules.trumps)
     done = 0
     step = samples if precision is None else min(ROUND, samples)
     timed_out = None if time_limit is None else False
@@ -407,13 +417,13 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
             points, defenders, chosen = res.arrays()
             own = points[np.arange(done), chosen]
             bids = bid_table(rules, own, defenders)
-            rec = recommend(bids, trump_table(points, chosen))
+            rec = recommend(bids, trump_table(points, chosen, rules.trumps))
             if settled(rules, bids, rec, precision, points):
                 break
 
     points, defenders, chosen = res.arrays()
     own = points[np.arange(done), chosen]
-    trumps = trump_table(points, chosen)
+    trumps = trump_table(points, chosen, rules.trumps)
     bids = bid_table(rules, own, defenders)
     rec = recommend(bids, trumps)
     names = rules.seat_names
@@ -424,8 +434,8 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         "discard": [res.discards[i][t].rdn() for i, t in enumerate(res.policy_trump)],
         "points": own,
         "defender_points": defenders,
-        **{f"points_{t}": points[:, k] for k, t in enumerate(COLORS)},
-        **{f"discard_{t}": [d[t].rdn() for d in res.discards] for t in COLORS},
+        **{f"points_{t}": points[:, k] for k, t in enumerate(rules.trumps)},
+        **{f"discard_{t}": [d[t].rdn() for d in res.discards] for t in rules.trumps},
     })
     return HandReport(
         hand=sampler.hand, rules=rules, seat=names[declarer], dealer=names[dealer_i],

@@ -74,7 +74,8 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     the nest (consistent with --known and --constraint). The bidder takes
     the nest and names trump and discards by a fixed policy that sees only
     hand + nest; the double-dummy solver gives the declaring side's
-    points, for the policy's trump and for each of the four trumps.
+    points, for the policy's trump and for each of the four trumps (and no
+    trump, where the rules allow it: bridge).
 
     Reported per trump: mean points, standard error, the share of samples
     where it is best, how often the policy names it and what naming it
@@ -112,9 +113,9 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     checked(lambda: DealSampler(rules, seat_i, cards, known=list(known), constraints=parsed))
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
     if time_limit is None:
-        slow_hands_notice(rules, samples * 4, "try a few samples first, or set --time-limit")
+        slow_hands_notice(rules, samples * len(rules.trumps), "try a few samples first, or set --time-limit")
     # with a time limit the cap may never be reached: a count and a rate, no end to aim at
-    with (progress(samples * 4, "solving", unit="solve", delay=1.0) if time_limit is None else
+    with (progress(samples * len(rules.trumps), "solving", unit="solve", delay=1.0) if time_limit is None else
           progress(None, "solving", unit=" solves", delay=1.0)) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,

@@ -21,7 +21,7 @@ from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_h
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.main import main
-from rook_analyze.solver import COLORS, ConstraintError, Rules, RulesError, random_deal, solve
+from rook_analyze.solver import COLORS, ConstraintError, Hand, Rules, RulesError, random_deal, solve
 
 # A short game keeps the solver quick: hasbro's deck and rules, 5 cards a seat
 # (the 16 cards left over are out of play, unseen).
@@ -636,6 +636,32 @@ def test_defenders_solved_apart_when_the_game_is_not_zero_sum():
         totals.append(row["points"] + row["defender_points"] - played.total_points())
     # the two sides' values do not add up to a constant: the bonus goes to one side or to nobody
     assert set(totals) == {0, 20}
+
+
+def test_no_trump_is_weighed_where_the_rules_allow_it():
+    # bridge given an auction may name no trump: hand weighs it as nest and simulate do (their trumps
+    # are the rules'), so its best trump and cost agree with a simulate dataset's best_trump
+    from rook_analyze.analysis.nest import allowed_trumps
+    from rook_analyze.analysis.simulate import declarer_choice
+
+    rules = Rules.from_spec("bridge,hand_size=5,nest_size=2,min_bid=5,bid_step=5,max_bid=5")
+    rep = analyze_hand("B8 R12 Y13 Y9 Y5", rules, samples=6, seed=1)
+    assert list(rep.trumps["trump"]) == list(allowed_trumps(rules)) == ["B", "R", "Y", "G", "none"]
+    assert math.isclose(rep.trumps["best_share"].sum(), 1.0)
+    sampler = DealSampler(rules, "N", "B8 R12 Y13 Y9 Y5")
+    best = []
+    for i, row in rep.detail.iterrows():
+        deal = sampler.deal(i, rep.seed)
+        trump, discards = declarer_choice(rules, deal.hands[0], deal.nest)
+        assert row["trump"] == trump
+        points = {}
+        for t in rules.trumps:
+            assert row[f"discard_{t}"] == Hand(discards[t]).rdn()
+            points[t] = solve(take_nest(deal, 0, Hand(discards[t])), t, "N").declarer_points
+            assert row[f"points_{t}"] == points[t]
+        best.append(max(points.values()))
+    cost = {t: np.mean(best - rep.detail[f"points_{t}"].to_numpy()) for t in rules.trumps}
+    assert dict(zip(rep.trumps["trump"], rep.trumps["cost"])) == pytest.approx(cost)
 
 
 def test_long_hands_are_announced_before_the_wait(monkeypatch):
