@@ -77,6 +77,8 @@ class Recommendation:
     def text(self) -> str:
         if self.bid is None:
             return f"pass (best trump {self.trump})"
+        if self.trump == "none":
+            return f"bid {self.bid} at no trump"
         return f"bid {self.bid} in {self.trump}"
 
 

@@ -20,7 +20,7 @@ from rook_analyze.solver import Rules, random_deals
               help="Random seed: the same seed and rules (and --known and --constraint) give the same deals. "
                    "Default: fresh randomness (with --known or --constraint, a fresh seed, said on standard "
                    "error).")
-@known_option("Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1' (repeatable).")
+@known_option("Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on a hand or the nest, e.g. 'N:B>=5', 'nest:counters>=20', 'E:rook=1'; "
                    "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).",
                    metavar="PLACE:FEATURE OP N")

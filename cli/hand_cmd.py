@@ -34,7 +34,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
               help="Sampled deals (the most, with --precision).")
 @click.option("--seed", type=click.IntRange(min=0), default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
-@known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1' (repeatable).")
+@known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
                    "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",

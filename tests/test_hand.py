@@ -638,6 +638,12 @@ def test_defenders_solved_apart_when_the_game_is_not_zero_sum():
     assert set(totals) == {0, 20}
 
 
+def test_recommendation_text_reads_for_a_player():
+    assert Recommendation(100, "B").text() == "bid 100 in B"
+    assert Recommendation(5, "none").text() == "bid 5 at no trump"
+    assert Recommendation(None, "G").text() == "pass (best trump G)"
+
+
 def test_no_trump_is_weighed_where_the_rules_allow_it():
     # bridge given an auction may name no trump: hand weighs it as nest and simulate do (their trumps
     # are the rules'), so its best trump and cost agree with a simulate dataset's best_trump
