@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -526,6 +527,35 @@ def test_a_part_missing_a_column_is_an_error_not_a_traceback(tmp_path):
         read_dataset(out, columns=["deal_id", "policy_points"])
     r = run_cli("report", str(out))
     assert r.exit_code == 2 and "no column 'policy_points'" in r.stderr and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("column, value, words", [
+    ("policy_points", pa.array([1.5, 2.5, 3.5, 4.5] * 4), "its column 'policy_points' holds double, not int16"),
+    ("seat", pa.array(list(range(16))), "its column 'seat' holds int64, not string"),
+    ("deal_id", pa.array([str(i) for i in range(16)]), "its column 'deal_id' holds string, not int64"),
+    ("counters", pa.nulls(16, pa.int16()), "its column 'counters' has 16 missing values"),
+])
+def test_a_part_of_other_types_or_missing_values_is_an_error_and_is_computed_again_on_resume(
+        tmp_path, column, value, words):
+    # a part another program wrote, with the right rows: a column of another type was a
+    # traceback where the parts were joined (an ArrowInvalid) or where the footer's deal_ids
+    # were compared (a TypeError), and missing values one where the hand count was fitted
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    whole = read_dataset(out)
+    part = out / "part-000001.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.set_column(table.schema.get_field_index(column), column, value), part)
+    with pytest.raises(SimulationError, match=re.escape(words)):
+        read_dataset(out)
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"Error: {str(part)!r} cannot be read ({words}") and "--resume" in r.stderr
+    # as the message says, a resume computes that part again
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert (out / ".part-000001.parquet.damaged").exists()
+    simulate(TINY, 8, out, resume=True, chunk_size=4, workers=1, progress=False)
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
 
 
 def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
