@@ -531,7 +531,7 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple
     try:
         # ParquetFile rather than read_table, which sets up a dataset a file: a
         # million-deal run has 5,000 parts, read two to three times as fast so
-        with pq.ParquetFile(path) as f:
+        with _open_part(path) as source, pq.ParquetFile(source) as f:
             # a column of another type (a file another program wrote) failed later, a traceback
             # where the parts were joined or where the figures were fitted
             wrong = _schema_problem(f.schema_arrow, types, columns)
@@ -547,6 +547,12 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple
         if table.column(name).null_count:
             raise _unreadable(path, f"its column {name!r} has {table.column(name).null_count} missing values")
     return table
+
+
+def _open_part(path: Path) -> pa.NativeFile:
+    """A part opened for Arrow by its path's bytes: Arrow encodes a str path as
+    UTF-8, which a folder whose name is not UTF-8 (read as surrogates) fails."""
+    return pa.OSFile(os.fsencode(path))
 
 
 def _schema_problem(schema: pa.Schema, expected: Mapping[str, pa.DataType],
@@ -608,7 +614,8 @@ def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int
     to type) the dataset's columns, of their types and with no value
     missing? (Only its footer is read.)"""
     try:
-        meta = pq.read_metadata(part_path(out, index))
+        with _open_part(part_path(out, index)) as source:
+            meta = pq.read_metadata(source)
         if types is not None and (_schema_problem(meta.schema.to_arrow_schema(), types) is not None
                                    or _has_nulls(meta)):
             return False

@@ -558,6 +558,23 @@ def test_a_part_of_other_types_or_missing_values_is_an_error_and_is_computed_aga
     pd.testing.assert_frame_equal(read_dataset(out), whole)
 
 
+def test_a_dataset_in_a_folder_whose_name_is_not_utf8_is_read(tmp_path):
+    # pyarrow encodes a str path as UTF-8, and the surrogates such a name is read as
+    # do not encode: report was a UnicodeEncodeError traceback
+    out = tmp_path / os.fsdecode(b"run-\xff")
+    two_chunk_dataset(out, 8)
+    assert len(read_dataset(out)) == 32
+    r = run_cli("report", str(out), "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["dataset"]["deals"] == 8
+    # a standard output that is strict about its encoding (en_US.UTF-8 makes it so) takes the
+    # folder's name in the table as the bytes it came in as
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    res = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "report", os.fsencode(out)],
+                         capture_output=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stderr == b""
+    assert res.stdout.startswith(b"Dataset " + os.fsencode(out) + b": rules")
+
+
 def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     src = tmp_path / "run"
     two_chunk_dataset(src, 4)
