@@ -437,6 +437,10 @@ def test_cli_bad_input(tmp_path, dataset):
     (tmp_path / "taken.png").mkdir()
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "taken.png"))
     assert r.exit_code == 2 and "is a directory" in r.stderr and r.stdout == ""
+    # a name longer than the system takes (it was exit status 1, the option unnamed)
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / ("x" * 300 + ".png")))
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --plot: plot file ") and r.stdout == ""
+    assert r.stderr.endswith(".png': File name too long\n")
 
 
 def test_a_plot_the_system_refuses_after_the_report_is_status_1(dataset, tmp_path, monkeypatch):
