@@ -399,6 +399,9 @@ def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
     assert not out.exists()
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "0")
     assert r.exit_code == 2 and "--connect-timeout" in r.stderr
+    # nan passes the option's range and was named by the library's argument, connect_timeout=nan
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "nan")
+    assert r.exit_code == 2 and r.stderr == "Error: --connect-timeout nan: expected seconds, above 0\n"
     for bad in (0, -1, "5", float("nan"), True):
         with pytest.raises(SimulationError, match="connect_timeout"):
             simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", connect_timeout=bad, progress=False)
