@@ -960,7 +960,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if workers is not None and workers > most:
         # one process each: more than a few per core only thrashes the machine
         raise SimulationError(f"workers={workers}: at most {most} on this machine (a process each); "
-                              f"a larger cluster runs with a scheduler address")
+                              f"a larger cluster runs with a scheduler address",
+                              cli_message=f"--workers {workers}: at most {most} on this machine (a process each); "
+                                          f"a larger cluster runs with --scheduler ADDRESS")
     if client is not None and not callable(getattr(client, "submit", None)):
         raise SimulationError(f"client={client!r}: expected a distributed.Client (or None)")
     if workers is not None and scheduler is not None:

@@ -280,6 +280,10 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "2",
                 "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "--workers" in r.stderr and r.stderr.count("\n") == 1
+    # more workers than the machine runs: named as the option, not the library's workers=
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "99999")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --workers 99999: at most ") and r.stderr.count("\n") == 1
+    assert r.stderr.endswith("a larger cluster runs with --scheduler ADDRESS\n") and not (tmp_path / "x").exists()
     r = run_cli("simulate", "--rules", "nosuch", "--deals", "4", "--out", str(tmp_path / "y"))
     assert r.exit_code == 2 and "nosuch" in r.stderr
     assert not (tmp_path / "y").exists()
