@@ -167,10 +167,13 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
     for ext in extensions:
         if lower.endswith(ext):
             folder = Path(path).parent
-            if not folder.is_dir():
-                raise error(f"{kind} {str(path)!r}: no folder {str(folder)!r}")
-            if Path(path).is_dir():
-                raise error(f"{kind} {str(path)!r} is a folder")
+            try:
+                if not folder.is_dir():
+                    raise error(f"{kind} {str(path)!r}: no folder {str(folder)!r}")
+                if Path(path).is_dir():
+                    raise error(f"{kind} {str(path)!r} is a folder")
+            except OSError as e:  # a name the system refuses to look up (too long): it would refuse the write
+                raise error(f"{kind} {str(path)!r}: {e.strerror or e}") from None
             try:  # a file of our own made and gone at once: what the system will let the write do
                 with tempfile.TemporaryFile(dir=folder):
                     pass

@@ -38,7 +38,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -516,26 +516,69 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     # a part damaged after it was written (a copy cut short, a bad disk) is
     # moved aside under a hidden name and computed again
     seats = Rules.from_spec(plan.rules).seats
+    types = _column_types(plan.rules)
     for i in sorted(done):
-        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats, plan.chunk_span(i)):
+        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats, plan.chunk_span(i), types):
             path = part_path(out, i)
             os.replace(path, path.with_name(f".{path.name}.damaged"))
             done.discard(i)
     return done
 
 
-def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple[int, int]) -> pa.Table:
+def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple[int, int],
+               types: Mapping[str, pa.DataType]) -> pa.Table:
     path = part_path(out, index)
     try:
         # ParquetFile rather than read_table, which sets up a dataset a file: a
         # million-deal run has 5,000 parts, read two to three times as fast so
-        with pq.ParquetFile(path) as f:
+        with _open_part(path) as source, pq.ParquetFile(source) as f:
+            # a column of another type (a file another program wrote) failed later, a traceback
+            # where the parts were joined or where the figures were fitted
+            wrong = _schema_problem(f.schema_arrow, types, columns)
+            if wrong is not None:
+                raise _unreadable(path, wrong)
             if not _deal_ids_fit(f.metadata, span):
                 raise _unreadable(path, f"its deal_id values are not chunk {index}'s, {span[0]} to "
                                         f"{span[0] + span[1] - 1}: a part of another chunk")
-            return f.read(columns=list(columns) if columns else None)
+            table = f.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as e:
         raise _unreadable(path, str(e)) from None
+    for name in table.column_names:  # simulate writes every value; a missing one broke the count's fit
+        if table.column(name).null_count:
+            raise _unreadable(path, f"its column {name!r} has {table.column(name).null_count} missing values")
+    return table
+
+
+def _open_part(path: Path) -> pa.NativeFile:
+    """A part opened for Arrow by its path's bytes: Arrow encodes a str path as
+    UTF-8, which a folder whose name is not UTF-8 (read as surrogates) fails."""
+    return pa.OSFile(os.fsencode(path))
+
+
+def _schema_problem(schema: pa.Schema, expected: Mapping[str, pa.DataType],
+                    columns: Sequence[str] | None = None) -> str | None:
+    """What keeps a part's ``schema`` from the dataset's column types
+    (``expected``, name to type) in ``columns`` (None: all of them): a column
+    of another type, or (all of them) one missing; None when they agree. A
+    column missing among those read is left to the read, which names it."""
+    got = dict(zip(schema.names, schema.types))
+    for name in (expected if columns is None else columns):
+        want = expected.get(name)
+        if want is None:
+            continue
+        if name not in got:
+            if columns is None:
+                return f"no column {name!r} in it"
+            continue
+        if got[name] != want:
+            return f"its column {name!r} holds {got[name]}, not {want}: not a part simulate wrote"
+    return None
+
+
+def _column_types(rules: str) -> dict[str, pa.DataType]:
+    """The dataset's columns and their types, name to type (``dataset_schema``)."""
+    schema = dataset_schema(rules)
+    return dict(zip(schema.names, schema.types))
 
 
 def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
@@ -552,6 +595,8 @@ def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
         stats = meta.row_group(g).column(col).statistics
         if stats is None or not stats.has_min_max:
             continue
+        if not (isinstance(stats.min, int) and isinstance(stats.max, int)):
+            return False  # deal_id values that are not whole numbers: no deal_id simulate wrote
         if stats.min < first or stats.max >= first + count:
             return False
     return True
@@ -562,14 +607,32 @@ def _unreadable(path: Path, why: str) -> SimulationError:
                                      f"folder with {how} to compute that part again")
 
 
-def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None) -> bool:
-    """Does part ``index`` read as Parquet with ``rows`` rows, and with ``span``
-    (first deal_id, deals) its chunk's deals? (Only its footer is read.)"""
+def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None,
+                  types: Mapping[str, pa.DataType] | None = None) -> bool:
+    """Does part ``index`` read as Parquet with ``rows`` rows, with ``span``
+    (first deal_id, deals) its chunk's deals, and with ``types`` (column name
+    to type) the dataset's columns, of their types and with no value
+    missing? (Only its footer is read.)"""
     try:
-        meta = pq.read_metadata(part_path(out, index))
+        with _open_part(part_path(out, index)) as source:
+            meta = pq.read_metadata(source)
+        if types is not None and (_schema_problem(meta.schema.to_arrow_schema(), types) is not None
+                                   or _has_nulls(meta)):
+            return False
     except (pa.ArrowException, OSError):
         return False
     return meta.num_rows == rows and (span is None or _deal_ids_fit(meta, span))
+
+
+def _has_nulls(meta: pq.FileMetaData) -> bool:
+    """Does the footer's statistics count a missing value in any column?"""
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for c in range(group.num_columns):
+            stats = group.column(c).statistics
+            if stats is not None and stats.has_null_count and stats.null_count:
+                return True
+    return False
 
 
 def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -> pd.DataFrame:
@@ -591,9 +654,10 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
         raise SimulationError(f"{str(part_path(out, parts[-1]))!r} is not a part of this dataset: its plan "
                               f"({META_FILE}) has chunks 0..{plan.chunks - 1}")
     seats = Rules.from_spec(plan.rules).seats
+    types = _column_types(plan.rules)
     # Arrow reads without the GIL: a few threads overlap the parts' file opens and decoding
     with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(parts))) as pool:
-        tables = list(pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i)), parts))
+        tables = list(pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i), types), parts))
     if columns:
         # ParquetFile.read leaves out a column a part lacks (read_table refused): count them here,
         # after the threads (a schema check in each read held the GIL: a million deals took 9 s more)
@@ -896,7 +960,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if workers is not None and workers > most:
         # one process each: more than a few per core only thrashes the machine
         raise SimulationError(f"workers={workers}: at most {most} on this machine (a process each); "
-                              f"a larger cluster runs with a scheduler address")
+                              f"a larger cluster runs with a scheduler address",
+                              cli_message=f"--workers {workers}: at most {most} on this machine (a process each); "
+                                          f"a larger cluster runs with --scheduler ADDRESS")
     if client is not None and not callable(getattr(client, "submit", None)):
         raise SimulationError(f"client={client!r}: expected a distributed.Client (or None)")
     if workers is not None and scheduler is not None:

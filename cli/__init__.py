@@ -33,6 +33,12 @@ def run() -> None:
     line and exit status 130 that a Ctrl-C gets once the command runs."""
     import sys
 
+    # A path that is not UTF-8 (a folder's name in other bytes) comes in from the
+    # command line as surrogates, and report and simulate print it: where the
+    # locale leaves standard output strict (en_US.UTF-8, not C.UTF-8) that was
+    # a traceback. The bytes go back out as they came in.
+    if getattr(sys.stdout, "errors", None) == "strict" and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="surrogateescape")
     try:
         from rook_analyze.cli.main import main
     except KeyboardInterrupt:

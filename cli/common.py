@@ -152,8 +152,13 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
     (no permission, a full disk) is one line and exit status 1, as for
     standard output: the path itself was checked before the work began.
     Says where it went on standard error, as every file a command writes."""
+    from rook_analyze.analysis.plots import FORMATS
+
+    # the format the name ends in, given: matplotlib reads it from the suffix, and a name that
+    # is all suffix ('.svg', a hidden file) has none to it, so it wrote PNG to '.svg.png'
+    fmt = next((ext[1:] for ext in FORMATS if path.lower().endswith(ext)), None)
     try:
-        fig.savefig(path, **savefig)
+        fig.savefig(path, format=fmt, **savefig)
     except OSError as e:
         raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
     click.echo(f"plot saved to {path}", err=True)

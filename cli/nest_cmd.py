@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
@@ -51,6 +53,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="What the best option maximises: mean points, p_make (P(make the bid)) or score (points "
                    "if made, else minus the bid); the last two need --bid.")
 @click.option("--margin", type=click.FloatRange(min=0), default=DEFAULT_MARGIN, show_default=True, metavar="SE",
+              callback=lambda ctx, param, value: _margin(value),
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")
@@ -124,6 +127,13 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     emit_report(report, fmt, _print_table)  # first: a file the system refuses to write loses no report
     if detail is not None:
         save_csv(report.detail, detail, "--detail")
+
+
+def _margin(value: float) -> float:
+    # FloatRange lets nan through, which the library then named by its own argument (margin=nan)
+    if math.isnan(value):
+        raise BadInput(f"--margin {value:g}: expected a number of standard errors, 0 or more")
+    return value
 
 
 def _print_table(report) -> None:

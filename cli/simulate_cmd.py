@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from rook_analyze.solver import Rules
                    "(started with 'dask scheduler' and 'dask worker ADDRESS'; each worker "
                    "needs rook-analyze installed).")
 @click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=CONNECT_TIMEOUT,
-              show_default=True, metavar="SECONDS",
+              show_default=True, metavar="SECONDS", callback=lambda ctx, param, value: _seconds(value),
               help="With --scheduler: how long to wait for it to answer before giving up.")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "
@@ -87,6 +88,13 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     doc = summary.to_dict()
     doc.pop("by_worker", None)
     emit(doc if fmt == "json" else [{"field": k, "value": v} for k, v in doc.items()], fmt)
+
+
+def _seconds(value: float) -> float:
+    # FloatRange lets nan through, which the library then named by its own argument (connect_timeout=nan)
+    if math.isnan(value):
+        raise BadInput(f"--connect-timeout {value:g}: expected seconds, above 0")
+    return value
 
 
 def _nothing_to_resume(out: str) -> bool:

@@ -37,6 +37,20 @@ def parse_trick(text: str | None) -> tuple[Card, ...]:
     return tuple(checked(Card.from_rdn, t, what="--trick") for t in tokens)
 
 
+def several_deals(words: tuple[str, ...], rules: Rules) -> bool:
+    """Do DEAL's words hold more than one deal? Two deals name every seat
+    twice; one deal with a part given twice (a seat, the nest) or a stray /
+    names at most that part twice, and its parse says what is wrong with it.
+    So: the first seat named twice or more, and another seat too."""
+    text = " ".join(words)
+
+    def named(seat: str) -> int:
+        return len(re.findall(rf"(?<![A-Za-z0-9]){re.escape(seat)}\s*:", text, re.I))
+
+    first, *others = rules.seat_names
+    return named(first) > 1 and any(named(seat) > 1 for seat in others)
+
+
 @click.command()
 @rules_option()
 @click.option("--trump", type=TRUMP, required=True,
@@ -108,10 +122,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
                 else seat_index(rules, leader, "--leader", "first"))
     played = parse_trick(trick)
-    # one deal: a / between its parts, and the first seat once (at two seats with no nest,
-    # two deals have no more /s than the seats)
-    firsts = re.findall(rf"(?<![A-Za-z0-9]){rules.seat_names[0]}\s*:", " ".join(deal), re.I)
-    if len(deal) > 1 and (sum(w.count("/") for w in deal) > rules.seats or len(firsts) > 1):
+    if len(deal) > 1 and several_deals(deal, rules):
         # several quoted deals: the words are joined into one deal, which would fail confusingly
         raise BadInput(f"DEAL: the {len(deal)} arguments hold more than one deal; give one, or several in a file "
                        "(--file PATH) or on standard input (-), one a line")

@@ -225,6 +225,23 @@ def test_two_deals_as_arguments_are_one_line_exit_2():
     assert run(*solve_args(), *text.split()).exit_code == 0
 
 
+@pytest.mark.parametrize("extra, words", [
+    (" / nest: B5", "the nest is given twice"),
+    (" / S: B5", "seat S is given twice"),
+    (" /", "an empty part"),
+])
+def test_one_deal_in_words_with_a_part_too_many_is_not_called_two_deals(extra, words):
+    # a deal with its nest, unquoted, and one part too many (or a stray /) has more /s
+    # than seats: it was "the N arguments hold more than one deal", not what is wrong
+    text = deals(SMALL, 1, 6)[0] + extra
+    result = run(*solve_args(), *text.split())
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: DEAL: ") and words in result.stderr
+    assert "more than one deal" not in result.stderr and result.stderr.count("\n") == 1
+    # quoted, the same message
+    assert words in run(*solve_args(), text).stderr
+
+
 def test_compile_notice_goes_to_stderr_once(monkeypatch):
     monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
     asked = []

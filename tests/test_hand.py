@@ -599,6 +599,10 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "x.txt"], "--detail: detail file 'x.txt': the name must end in .csv"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "no/such/folder/x.csv"], "no folder 'no/such/folder'"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "/proc/x.csv"], "cannot write in the folder '/proc'"),
+    # a name longer than the system takes was looked up unguarded: exit status 1, no option named
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x" * 300 + ".png"], "--plot: plot file 'xxx"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "x" * 300 + ".csv"], ".csv': File name too long"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "x" * 300 + "/y.csv"], "--detail: detail file 'xxx"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--time-limit", "0"], "--time-limit"),
     (["--rules", SMALL.spec()], "no HAND"),

@@ -392,6 +392,7 @@ def test_cli_json_without_bid_keeps_p_make_as_null():
     (HAND, NEST, ["--objective", "score"], "needs --bid"),
     (HAND, NEST, ["--trump", "none"], "trump 'none'"),
     (HAND, NEST, ["--margin", "-1"], "--margin"),
+    (HAND, NEST, ["--margin", "nan"], "--margin nan: expected a number of standard errors"),  # was margin=nan
     (HAND, NEST, ["--samples", "1"], "--samples"),
     (HAND, NEST, ["--samples", "100000000000"], "not in the range 2<=x<=1000000"),
     (HAND, NEST, ["--known", "E:B10"], "known card 'B10' for E is in the nest ('Rook B10 R5 Y5 G14')"),

@@ -422,6 +422,16 @@ def test_a_part_written_while_the_report_reads_does_not_make_it_complete(tmp_pat
     assert build_report(out).complete  # read again: all of it
 
 
+@pytest.mark.parametrize("name, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF"), (".PNG", b"\x89PNG")])
+def test_a_plot_named_by_its_suffix_alone_is_that_format_under_that_name(tmp_path, dataset, name, magic):
+    # matplotlib takes the format from the suffix, and '.svg' (a hidden file) has none:
+    # it wrote a PNG to '.svg.png' and said "plot saved to .svg"
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / name))
+    assert r.exit_code == 0 and r.stderr == f"plot saved to {tmp_path / name}\n"
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert (tmp_path / name).read_bytes().startswith(magic)
+
+
 def test_cli_bad_input(tmp_path, dataset):
     r = run_cli("report", str(tmp_path / "missing"))
     assert r.exit_code == 2 and r.stderr.count("\n") == 1
@@ -437,6 +447,10 @@ def test_cli_bad_input(tmp_path, dataset):
     (tmp_path / "taken.png").mkdir()
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "taken.png"))
     assert r.exit_code == 2 and "is a directory" in r.stderr and r.stdout == ""
+    # a name longer than the system takes (it was exit status 1, the option unnamed)
+    r = run_cli("report", str(dataset), "--plot", str(tmp_path / ("x" * 300 + ".png")))
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --plot: plot file ") and r.stdout == ""
+    assert r.stderr.endswith(".png': File name too long\n")
 
 
 def test_a_plot_the_system_refuses_after_the_report_is_status_1(dataset, tmp_path, monkeypatch):

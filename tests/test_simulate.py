@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
@@ -279,6 +280,10 @@ def test_cli_bad_input_is_one_line_exit_2(tmp_path):
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "2",
                 "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "--workers" in r.stderr and r.stderr.count("\n") == 1
+    # more workers than the machine runs: named as the option, not the library's workers=
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(tmp_path / "x"), "--workers", "99999")
+    assert r.exit_code == 2 and r.stderr.startswith("Error: --workers 99999: at most ") and r.stderr.count("\n") == 1
+    assert r.stderr.endswith("a larger cluster runs with --scheduler ADDRESS\n") and not (tmp_path / "x").exists()
     r = run_cli("simulate", "--rules", "nosuch", "--deals", "4", "--out", str(tmp_path / "y"))
     assert r.exit_code == 2 and "nosuch" in r.stderr
     assert not (tmp_path / "y").exists()
@@ -398,6 +403,9 @@ def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
     assert not out.exists()
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "0")
     assert r.exit_code == 2 and "--connect-timeout" in r.stderr
+    # nan passes the option's range and was named by the library's argument, connect_timeout=nan
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "nan")
+    assert r.exit_code == 2 and r.stderr == "Error: --connect-timeout nan: expected seconds, above 0\n"
     for bad in (0, -1, "5", float("nan"), True):
         with pytest.raises(SimulationError, match="connect_timeout"):
             simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", connect_timeout=bad, progress=False)
@@ -526,6 +534,52 @@ def test_a_part_missing_a_column_is_an_error_not_a_traceback(tmp_path):
         read_dataset(out, columns=["deal_id", "policy_points"])
     r = run_cli("report", str(out))
     assert r.exit_code == 2 and "no column 'policy_points'" in r.stderr and r.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("column, value, words", [
+    ("policy_points", pa.array([1.5, 2.5, 3.5, 4.5] * 4), "its column 'policy_points' holds double, not int16"),
+    ("seat", pa.array(list(range(16))), "its column 'seat' holds int64, not string"),
+    ("deal_id", pa.array([str(i) for i in range(16)]), "its column 'deal_id' holds string, not int64"),
+    ("counters", pa.nulls(16, pa.int16()), "its column 'counters' has 16 missing values"),
+])
+def test_a_part_of_other_types_or_missing_values_is_an_error_and_is_computed_again_on_resume(
+        tmp_path, column, value, words):
+    # a part another program wrote, with the right rows: a column of another type was a
+    # traceback where the parts were joined (an ArrowInvalid) or where the footer's deal_ids
+    # were compared (a TypeError), and missing values one where the hand count was fitted
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    whole = read_dataset(out)
+    part = out / "part-000001.parquet"
+    table = pq.read_table(part)
+    pq.write_table(table.set_column(table.schema.get_field_index(column), column, value), part)
+    with pytest.raises(SimulationError, match=re.escape(words)):
+        read_dataset(out)
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and r.stdout == "" and r.stderr.count("\n") == 1
+    assert r.stderr.startswith(f"Error: {str(part)!r} cannot be read ({words}") and "--resume" in r.stderr
+    # as the message says, a resume computes that part again
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert (out / ".part-000001.parquet.damaged").exists()
+    simulate(TINY, 8, out, resume=True, chunk_size=4, workers=1, progress=False)
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_a_dataset_in_a_folder_whose_name_is_not_utf8_is_read(tmp_path):
+    # pyarrow encodes a str path as UTF-8, and the surrogates such a name is read as
+    # do not encode: report was a UnicodeEncodeError traceback
+    out = tmp_path / os.fsdecode(b"run-\xff")
+    two_chunk_dataset(out, 8)
+    assert len(read_dataset(out)) == 32
+    r = run_cli("report", str(out), "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["dataset"]["deals"] == 8
+    # a standard output that is strict about its encoding (en_US.UTF-8 makes it so) takes the
+    # folder's name in the table as the bytes it came in as
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    res = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "report", os.fsencode(out)],
+                         capture_output=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stderr == b""
+    assert res.stdout.startswith(b"Dataset " + os.fsencode(out) + b": rules")
 
 
 def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
