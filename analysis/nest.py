@@ -758,7 +758,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     candidates = whole("candidates", candidates, 1, small="at least one option is needed")
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise ConstraintError(f"objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
-    margin = number("margin", margin, at_least=0, what="a number of standard errors")
+    margin = number("margin", margin, at_least=0, what="a number of standard errors", finite=True)
     threads = threads_count(threads)
     policy = check_policy(policy)
     progress = callable_or_none("progress", progress)

@@ -53,7 +53,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, ascii_lower, ascii_upper, first_card, mask_indices
+from rook_analyze.solver.cards import (BIRD_MASK, COLORS, Hand, ascii_lower, ascii_upper, first_card, mask_indices,
+                                        shown)
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import (ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError,
                                          plural)
@@ -92,9 +93,9 @@ class Constraint:
     def __post_init__(self) -> None:
         # as parse checks the text: built directly, the same checks on the values, and the same
         # normal forms (place upper case or 'nest', feature B R Y G counters rook, '==' as '=')
-        shown = f"Constraint({self.place!r}, {self.feature!r}, {self.op!r}, {self.value!r})"
+        given = f"Constraint({shown(self.place)}, {shown(self.feature)}, {shown(self.op)}, {shown(self.value)})"
         if not isinstance(self.place, str) or not re.fullmatch(r"\s*[A-Za-z0-9]+\s*", self.place):
-            raise ConstraintError(f"constraint {shown}: place {self.place!r} must be a seat name "
+            raise ConstraintError(f"constraint {given}: place {shown(self.place)} must be a seat name "
                                   f"(e.g. 'E', 'P2') or 'nest'")
         place = self.place.strip()
         place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
@@ -103,16 +104,16 @@ class Constraint:
             feature = feature.strip()
             feature = ascii_lower(feature) if ascii_lower(feature) in ("counters", "rook") else ascii_upper(feature)
         if not isinstance(feature, str) or feature not in FEATURES:
-            raise ConstraintError(f"constraint {shown}: feature {self.feature!r} must be one of "
+            raise ConstraintError(f"constraint {given}: feature {shown(self.feature)} must be one of "
                                   f"{', '.join(FEATURES)}")
         op = self.op.strip() if isinstance(self.op, str) else self.op
         if not isinstance(op, str) or op not in _OPS:
-            raise ConstraintError(f"constraint {shown}: operator {self.op!r} must be one of "
+            raise ConstraintError(f"constraint {given}: operator {shown(self.op)} must be one of "
                                   f"{' '.join(_OPS)}")
         if not is_whole(self.value):
-            raise ConstraintError(f"constraint {shown}: value {self.value!r} must be a whole number")
+            raise ConstraintError(f"constraint {given}: value {shown(self.value)} must be a whole number")
         if int(self.value) < 0:
-            raise ConstraintError(f"constraint {shown}: value {self.value!r}: counts are 0 or more")
+            raise ConstraintError(f"constraint {given}: value {shown(self.value)}: counts are 0 or more")
         object.__setattr__(self, "place", place)
         object.__setattr__(self, "feature", feature)
         object.__setattr__(self, "op", "=" if op == "==" else op)
@@ -127,16 +128,16 @@ class Constraint:
         if not m:
             a, b, c = _example_seats(rules)
             raise ConstraintError(
-                f"constraint {text!r}: expected SEAT:FEATURE OP N, e.g. '{a}:B>=3', '{b}:counters<=10', "
+                f"constraint {shown(text)}: expected SEAT:FEATURE OP N, e.g. '{a}:B>=3', '{b}:counters<=10', "
                 f"'{c}:rook=0'"
             )
         place, feature, op, value = m.groups()
         if int(value) < 0:
-            raise ConstraintError(f"constraint {text!r}: a count cannot be {value} (counts are 0 or more)")
+            raise ConstraintError(f"constraint {shown(text)}: a count cannot be {value} (counts are 0 or more)")
         place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
         feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
         if feature not in FEATURES:
-            raise ConstraintError(f"constraint {text!r}: feature {m.group(2)!r} must be a color "
+            raise ConstraintError(f"constraint {shown(text)}: feature {shown(m.group(2))} must be a color "
                                   f"(B, R, Y, G), counters or rook")
         return cls(place, feature, "=" if op == "==" else op, int(value))
 
@@ -175,7 +176,7 @@ def feature_value(feature: str, hand: Hand | int, rules: Rules) -> int:
     """The value of a constraint feature for a hand: a color's length, the
     points in counters, or the number of birds."""
     if not isinstance(feature, str) or feature not in FEATURES:
-        raise ConstraintError(f"feature {feature!r}: choose one of {', '.join(FEATURES)}")
+        raise ConstraintError(f"feature {shown(feature)}: choose one of {', '.join(FEATURES)}")
     rules = Rules.from_spec(rules)  # a spec too, as Constraint.holds takes it; None is refused there
     mask = as_hand(hand, rules, "hand", masks=True).mask  # a mask too is checked against the deck
     if feature == "counters":
@@ -210,7 +211,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
                                   f"or {{'{seat}': 'B14 R5'}}")
         for text in as_items("known", items):
             if not isinstance(text, str) or ":" not in text:
-                raise ConstraintError(f"known cards {text!r}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
+                raise ConstraintError(f"known cards {shown(text)}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
                                       f"or 'nest:G1'")
             place, cards = str(text).split(":", 1)
             pairs.append((place, cards))
@@ -249,7 +250,7 @@ def _place_name(place: str, rules: Rules) -> str:
         return ascii_lower(p)
     if ascii_upper(p) in rules.seat_names:  # case ignored in ASCII only: no long s for S
         return ascii_upper(p)
-    raise ConstraintError(f"place {place!r}: choose a seat ({' '.join(rules.seat_names)}), nest or out")
+    raise ConstraintError(f"place {shown(place)}: choose a seat ({' '.join(rules.seat_names)}), nest or out")
 
 
 class DealSampler:
@@ -329,10 +330,10 @@ class DealSampler:
             try:
                 p = self._names.index(_place_name(c.place, rules))
             except ConstraintError:
-                raise ConstraintError(f"constraint {c.text()!r}: place {c.place!r} must be a seat "
+                raise ConstraintError(f"constraint {shown(c.text())}: place {shown(c.place)} must be a seat "
                                       f"({' '.join(rules.seat_names)}) or nest") from None
             if self._names[p] == OUT:
-                raise ConstraintError(f"constraint {c.text()!r}: out-of-play cards take no constraints")
+                raise ConstraintError(f"constraint {shown(c.text())}: out-of-play cards take no constraints")
             lo, hi = c.bounds
             key = (p, c.feature)
             if key in ranges:

@@ -972,7 +972,8 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         if not isinstance(scheduler, str):
             raise SimulationError(f"scheduler={scheduler!r}: expected an address such as 'tcp://10.0.0.5:8786'")
         check_scheduler_address(scheduler)
-    connect_timeout = number("connect_timeout", connect_timeout, what="seconds", error=SimulationError)
+    connect_timeout = number("connect_timeout", connect_timeout, what="seconds", error=SimulationError,
+                             finite=True)  # inf would wait for ever on an address that never answers
     if not isinstance(resume, bool):
         raise SimulationError(f"resume={resume!r}: expected True or False")
     if progress is not None and not isinstance(progress, bool):

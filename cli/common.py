@@ -263,11 +263,11 @@ class TrumpType(click.ParamType):
         rules = ctx.params.get("rules") if ctx is not None else None
         if isinstance(rules, Rules):  # --rules came first: its trumps (no 'none' where the Rook is a trump)
             try:
-                return rules.check_trump(t)
+                return rules.check_trump(str(value))  # the message quotes what was typed
             except RookError as e:
                 self.fail(str(e), param, ctx)
         if t not in TRUMPS:
-            self.fail(f"trump {value!r}: choose one of {', '.join(TRUMPS)}", param, ctx)
+            self.fail(f"trump {shown(value)}: choose one of {', '.join(TRUMPS)}", param, ctx)
         return t
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:

@@ -130,9 +130,9 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
 
 
 def _margin(value: float) -> float:
-    # FloatRange lets nan through, which the library then named by its own argument (margin=nan)
-    if math.isnan(value):
-        raise BadInput(f"--margin {value:g}: expected a number of standard errors, 0 or more")
+    # FloatRange lets nan and inf through, which the library then named by its own argument (margin=nan)
+    if not math.isfinite(value):
+        raise BadInput(f"--margin {value:g}: expected a number of standard errors, 0 or more and finite")
     return value
 
 

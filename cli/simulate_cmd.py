@@ -91,9 +91,10 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
 
 
 def _seconds(value: float) -> float:
-    # FloatRange lets nan through, which the library then named by its own argument (connect_timeout=nan)
-    if math.isnan(value):
-        raise BadInput(f"--connect-timeout {value:g}: expected seconds, above 0")
+    # FloatRange lets nan and inf through, which the library then named by its own argument
+    # (connect_timeout=nan); inf would wait for ever on an address that never answers
+    if not math.isfinite(value):
+        raise BadInput(f"--connect-timeout {value:g}: expected seconds, above 0 and finite")
     return value
 
 

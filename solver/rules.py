@@ -98,21 +98,21 @@ class Rules:
         if isinstance(spec, Rules):
             return spec
         if not isinstance(spec, str):
-            raise RulesError(f"rules {spec!r}: expected a Rules or a spec such as 'full,bird=low'")
+            raise RulesError(f"rules {shown(spec)}: expected a Rules or a spec such as 'full,bird=low'")
         parts = [p.strip() for p in spec.split(",")]
         if not parts or not parts[0]:
-            raise RulesError(f"rules {spec!r}: expected a preset name, e.g. 'full'")
+            raise RulesError(f"rules {shown(spec)}: expected a preset name, e.g. 'full'")
         base = cls.preset(parts[0])
         knobs: dict[str, Any] = {}
         for part in parts[1:]:
             if not part:
                 continue
             if "=" not in part:
-                raise RulesError(f"rules knob {part!r} in {spec!r}: expected knob=value")
+                raise RulesError(f"rules knob {shown(part)} in {shown(spec)}: expected knob=value")
             key, value = (s.strip() for s in part.split("=", 1))
             key = ascii_lower(key)
             if key in knobs:
-                raise RulesError(f"rules knob {key!r} given twice in {spec!r}")
+                raise RulesError(f"rules knob {shown(key)} given twice in {shown(spec)}")
             knobs[key] = _parse_knob(key, value)
         return base.with_knobs(**knobs)
 
@@ -123,7 +123,7 @@ class Rules:
         is given too; other knobs keep it."""
         for key, value in knobs.items():
             if key not in KNOBS:
-                raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
+                raise RulesError(f"unknown rules knob {shown(key)}: knobs are {', '.join(KNOBS)}")
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
@@ -489,10 +489,10 @@ class Rules:
         if t not in self.trumps:
             allowed = ", ".join(self.trumps)
             if t not in COLORS and t != "none":  # no trump name at all
-                raise RulesError(f"trump {trump!r}: choose {allowed}")
+                raise RulesError(f"trump {shown(trump)}: choose {allowed}")
             why = (" (the Rook is always a trump, so a trump color must be named)"
                    if t == "none" and self.bird_count else "")
-            raise RulesError(f"trump {trump!r} is not allowed under {self.spec()!r}: choose {allowed}{why}")
+            raise RulesError(f"trump {shown(trump)} is not allowed under {self.spec()!r}: choose {allowed}{why}")
         return t
 
     def check_seat(self, seat: str) -> int:
@@ -500,7 +500,7 @@ class Rules:
         s = ascii_upper(str(seat).strip())
         names = self.seat_names
         if s not in names:
-            raise RulesError(f"seat {seat!r}: choose one of {' '.join(names)}")
+            raise RulesError(f"seat {shown(seat)}: choose one of {' '.join(names)}")
         return names.index(s)
 
     def side_of(self, seat: int | str, declarer: int | str) -> int:
@@ -527,7 +527,7 @@ class Rules:
             except TypeError:  # an array of several
                 pass
         if not _is_int(seat) or not 0 <= seat < self.seats:
-            raise RulesError(f"seat {seat!r}: the rules have seats 0..{self.seats - 1} "
+            raise RulesError(f"seat {shown(seat)}: the rules have seats 0..{self.seats - 1} "
                              f"({' '.join(self.seat_names)})")
         return seat
 
@@ -585,7 +585,7 @@ def _parse_knob(key: str, value: str) -> Any:
         if v in (ALONE, "none"):
             return None
         if not v or set(v) - {"0", "1"}:
-            raise RulesError(f"rules knob teams={value!r}: expected {ALONE} or one side, 0 or 1, "
+            raise RulesError(f"rules knob teams={shown(value)}: expected {ALONE} or one side, 0 or 1, "
                              f"a seat clockwise (e.g. 0101)")
         return tuple(int(x) for x in v)
     if key in _BOOL_KNOBS:
@@ -593,16 +593,16 @@ def _parse_knob(key: str, value: str) -> Any:
             return True
         if v in ("false", "no", "0", "off"):
             return False
-        raise RulesError(f"rules knob {key}={value!r}: expected true or false")
+        raise RulesError(f"rules knob {key}={shown(value)}: expected true or false")
     if key in _BID_KNOBS and v == "none":
         return None  # no bidding: min_bid, bid_step and max_bid all none (as bridge)
     if key in _INT_KNOBS:
         if not re.fullmatch(r"[+-]?[0-9]+", v):  # int() would also take 7_0 and other scripts' digits
-            raise RulesError(f"rules knob {key}={value!r}: expected a whole number")
+            raise RulesError(f"rules knob {key}={shown(value)}: expected a whole number")
         return int(v)
     if key in _CHOICE_KNOBS:
         if v not in _CHOICE_KNOBS[key]:
-            raise RulesError(f"rules knob {key}={value!r}: expected one of {', '.join(_CHOICE_KNOBS[key])}")
+            raise RulesError(f"rules knob {key}={shown(value)}: expected one of {', '.join(_CHOICE_KNOBS[key])}")
         return v
     if key == "numbers":
         # runs joined by +: 4-14, or 1+5-14 (commas separate the knobs)
@@ -618,16 +618,16 @@ def _parse_knob(key: str, value: str) -> Any:
                 if last < first:
                     raise ValueError
                 if first < 1 or last > 14:
-                    raise RulesError(f"rules knob numbers={value!r}: each color's numbers must lie in 1..14")
+                    raise RulesError(f"rules knob numbers={shown(value)}: each color's numbers must lie in 1..14")
                 numbers.extend(range(first, last + 1))
         except RulesError:
             raise
         except ValueError:
-            raise RulesError(f"rules knob numbers={value!r}: expected runs of numbers, low-high, joined "
+            raise RulesError(f"rules knob numbers={shown(value)}: expected runs of numbers, low-high, joined "
                              f"by +, e.g. 4-14 or 1+5-14") from None
         if len(set(numbers)) != len(numbers):
             twice = sorted(n for n in set(numbers) if numbers.count(n) > 1)
-            raise RulesError(f"rules knob numbers={value!r}: {', '.join(map(str, twice))} given twice")
+            raise RulesError(f"rules knob numbers={shown(value)}: {', '.join(map(str, twice))} given twice")
         return tuple(sorted(numbers))
     if key == "most_tricks":
         if v == "none":
@@ -638,9 +638,9 @@ def _parse_knob(key: str, value: str) -> Any:
                 raise ValueError  # as the whole-number knobs: no 2_0, no other scripts' digits
             n, p = (int(x) for x in parts)
         except ValueError:
-            raise RulesError(f"rules knob most_tricks={value!r}: expected N:P (e.g. 5:20) or none") from None
+            raise RulesError(f"rules knob most_tricks={shown(value)}: expected N:P (e.g. 5:20) or none") from None
         return (n, p)
-    raise RulesError(f"unknown rules knob {key!r}: knobs are {', '.join(KNOBS)}")
+    raise RulesError(f"unknown rules knob {shown(key)}: knobs are {', '.join(KNOBS)}")
 
 
 def _format_knob(key: str, value: Any) -> str:

@@ -226,6 +226,27 @@ def test_bad_input_is_one_line_exit_2(args, names):
     assert_bad_input(run(*args), *names)
 
 
+LONG = "x" * 3000
+
+
+@pytest.mark.parametrize("args,names", [
+    (["deal", "--rules", "hasbro," + LONG], ["--rules", "'xxx"]),
+    (["deal", "--rules", "hasbro", "-c", "N:" + LONG], ["--constraint", "'N:xxx"]),
+    (["deal", "--rules", "hasbro", "--known", LONG + ":B5"], ["place", "'xxx"]),
+    (["solve", "--rules", "hasbro", "--trump", LONG, "--declarer", "N", "x"], ["--trump", "'xxx"]),
+    (["solve", "--rules", "hasbro", "--trump", "B", "--declarer", LONG, "x"], ["--declarer", "'XXX"]),
+], ids=["rules", "constraint", "known", "trump", "declarer"])
+def test_a_long_bad_input_is_quoted_cut_short(args, names):
+    # the message still names what is wrong, in a line a terminal shows, not the whole input (twice)
+    result = run(*args)
+    assert_bad_input(result, *names)
+    assert len(result.stderr) < 600 and "..." in result.stderr
+
+
+def test_a_bad_trump_is_quoted_as_typed():
+    assert_bad_input(run("solve", "--rules", "hasbro", "--trump", "no", "--declarer", "N", "x"), "'no'")
+
+
 def _a_deal(rules="full", seed=1) -> str:
     return next(random_deals(rules, 1, seed)).rdn()
 

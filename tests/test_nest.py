@@ -260,6 +260,7 @@ def test_bad_input_is_a_rook_error(hand, nest, error, words):
     (dict(top=0), "top=0"),
     (dict(candidates=0), "candidates=0"),
     (dict(margin=-1), "margin=-1"),
+    (dict(margin=float("inf")), "margin=inf"),
     (dict(known=["nest:B5"]), "known cards for the nest"),
 ], ids=lambda v: str(v) if isinstance(v, dict) else "")
 def test_bad_options_are_errors(kw, words):
@@ -393,6 +394,7 @@ def test_cli_json_without_bid_keeps_p_make_as_null():
     (HAND, NEST, ["--trump", "none"], "trump 'none'"),
     (HAND, NEST, ["--margin", "-1"], "--margin"),
     (HAND, NEST, ["--margin", "nan"], "--margin nan: expected a number of standard errors"),  # was margin=nan
+    (HAND, NEST, ["--margin", "inf"], "--margin inf: expected a number of standard errors"),  # json said null
     (HAND, NEST, ["--samples", "1"], "--samples"),
     (HAND, NEST, ["--samples", "100000000000"], "not in the range 2<=x<=1000000"),
     (HAND, NEST, ["--known", "E:B10"], "known card 'B10' for E is in the nest ('Rook B10 R5 Y5 G14')"),

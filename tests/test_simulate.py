@@ -405,8 +405,10 @@ def test_cli_connect_timeout_bounds_the_wait_for_a_scheduler(tmp_path):
     assert r.exit_code == 2 and "--connect-timeout" in r.stderr
     # nan passes the option's range and was named by the library's argument, connect_timeout=nan
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "nan")
-    assert r.exit_code == 2 and r.stderr == "Error: --connect-timeout nan: expected seconds, above 0\n"
-    for bad in (0, -1, "5", float("nan"), True):
+    assert r.exit_code == 2 and r.stderr == "Error: --connect-timeout nan: expected seconds, above 0 and finite\n"
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--connect-timeout", "inf")
+    assert r.exit_code == 2 and r.stderr == "Error: --connect-timeout inf: expected seconds, above 0 and finite\n"
+    for bad in (0, -1, "5", float("nan"), float("inf"), True):
         with pytest.raises(SimulationError, match="connect_timeout"):
             simulate(TINY, 4, out, seed=1, scheduler="tcp://127.0.0.1:1", connect_timeout=bad, progress=False)
     assert not out.exists()
