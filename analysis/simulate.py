@@ -423,6 +423,22 @@ def load_plan(out: str | os.PathLike) -> Plan:
     return Plan.from_json(text, str(meta))
 
 
+def is_temporary(name: str) -> bool:
+    """Is ``name`` a temporary file simulate writes (``_write_atomic``: a part's
+    or the plan's, ``.NAME.PID.XXXXXXXX.tmp``)? One found in the folder when a run
+    starts was left by a run that died before it renamed it into place."""
+    return name.endswith(".tmp") and (name.startswith(".part-") or name.startswith(f".{META_FILE}."))
+
+
+def _remove_leftovers(out: Path) -> None:
+    for entry in os.scandir(out):
+        if is_temporary(entry.name):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -471,20 +487,24 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     if out.exists() and not out.is_dir():
         raise SimulationError(f"output folder {str(out)!r} is a file, not a folder")
     meta = out / META_FILE
+    # a run killed while it wrote its plan left the plan's temporary file and no plan: the folder
+    # is still new (neither a fresh run nor a resume could use it before)
     if not resume:
-        if out.is_dir() and any(out.iterdir()):
+        if out.is_dir() and any(not is_temporary(p.name) for p in out.iterdir()):
             if meta.exists():
                 raise _resume_error(lambda how: f"output folder {str(out)!r} is not empty (it holds a simulate "
                                                 f"dataset: {how} finishes it); give a new or empty folder")
             raise SimulationError(f"output folder {str(out)!r} is not empty; give a new or empty folder")
         out.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(out)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     if not meta.exists():
-        if out.is_dir() and any(p.name != META_FILE for p in out.iterdir()):
+        if out.is_dir() and any(p.name != META_FILE and not is_temporary(p.name) for p in out.iterdir()):
             raise SimulationError(f"cannot resume in {str(out)!r}: it has files but no {META_FILE}, so it is "
                                   f"not a simulate dataset")
         out.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(out)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     stored = load_plan(out)
@@ -498,12 +518,8 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
         raise SimulationError(f"cannot resume: the dataset in {str(out)!r} was made with "
                               + ", ".join(diffs) + f"; {how}")
     # temporary files of a run that died; the parts themselves are whole
+    _remove_leftovers(out)
     for entry in os.scandir(out):
-        if entry.name.startswith(".part-") and entry.name.endswith(".tmp"):
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                pass
         if PART_RE.match(entry.name) and part_index(entry.name) is None:
             # a part under a name simulate does not write (part-0000005.parquet): no chunk's part,
             # but pandas.read_parquet(DIR) would read it, so it goes aside as a damaged part does

@@ -312,6 +312,35 @@ def test_cli_resume_with_nothing_to_resume_says_so_and_a_refused_write_is_status
     assert r.exit_code == 1 and "nothing to resume" not in r.stderr and calls == [True, True, True]
 
 
+def test_a_start_killed_while_it_wrote_the_plan_leaves_a_folder_a_run_can_use(tmp_path, monkeypatch):
+    """A run killed between opening the plan's temporary file and renaming it
+    left ._simulate.json.PID.XXXXXXXX.tmp and no plan: the folder was 'not
+    empty' for a new run and 'has files but no _simulate.json' for --resume,
+    so neither could use it. It is a new folder: either starts the run there."""
+    import rook_analyze.analysis.simulate as simulate_module
+
+    plan = make_plan(TINY, 4, seed=1, chunk_size=2)
+    leftover = f".{META_FILE}.4242.0badcafe.tmp"
+    for resume in (False, True):
+        out = tmp_path / f"killed-{resume}"
+        out.mkdir()
+        (out / leftover).write_text('{"rules": "hasb')
+        assert prepare_output(out, plan, resume=resume) == set()
+        assert sorted(p.name for p in out.iterdir()) == [META_FILE] and load_plan(out) == plan
+    # and a part's temporary file beside it (a run killed mid-write, its plan then lost) is no dataset either
+    out = tmp_path / "cli"
+    out.mkdir()
+    (out / leftover).write_text("")
+    (out / ".part-000000.parquet.4242.0badcafe.tmp").write_bytes(b"PAR1")
+    monkeypatch.setattr(simulate_module, "simulate", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "full")))
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--resume")
+    assert r.stderr.startswith(f"--resume: nothing to resume in {str(out)!r}")
+    # a folder with any other file still is not a new one
+    (out / "notes.txt").write_text("x")
+    with pytest.raises(SimulationError, match="not empty"):
+        prepare_output(out, plan, resume=False)
+
+
 def test_workers_and_a_scheduler_together_are_one_line_naming_both(tmp_path):
     out = tmp_path / "run"
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--workers", "2",
