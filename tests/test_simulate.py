@@ -341,6 +341,50 @@ def test_a_start_killed_while_it_wrote_the_plan_leaves_a_folder_a_run_can_use(tm
         prepare_output(out, plan, resume=False)
 
 
+def test_one_run_at_a_time_writes_into_a_folder(tmp_path):
+    """Two runs started together into one new folder both found it empty (39
+    of 200 tries): each wrote its plan, and the dataset held parts of both seeds
+    under one plan, reported complete. A --resume beside a running run
+    removed that run's temporary files, and its rename then failed. The run
+    writing into a folder holds its lock; a second is refused, the folder
+    untouched."""
+    import rook_analyze.analysis.simulate as simulate_module
+
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 4, seed=3, chunk_size=2)
+    held = simulate_module._lock_output(out)          # a run writing into out, as simulate holds it
+    assert held is not None
+    prepare_output(out, plan, resume=False)
+    writing = out / ".part-000000.parquet.4242.0badcafe.tmp"    # its part on the way
+    writing.write_bytes(b"PAR1")
+    for resume, seed in ((False, 4), (True, None), (True, 3)):
+        with pytest.raises(SimulationError, match="another simulate run is writing into"):
+            simulate(TINY, 4, out, seed, resume=resume, chunk_size=2, workers=1)
+    assert writing.exists() and load_plan(out) == plan
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--resume")
+    assert r.exit_code == 2 and r.stderr.endswith("then run again with --resume if it did not\n")
+    # another process is held off the same way (flock: the kernel's, dropped when its holder dies)
+    probe = ("import sys; from pathlib import Path; from rook_analyze.analysis import simulate as s\n"
+             "try: s._lock_output(Path(sys.argv[1]))\nexcept s.SimulationError as e: print(e)")
+    r = subprocess.run([sys.executable, "-c", probe, str(out)], capture_output=True, text=True, timeout=60)
+    assert "another simulate run is writing into" in r.stdout, r.stderr
+    simulate_module._unlock_output(out, held)
+    assert not (out / simulate_module.LOCK_FILE).exists()
+    # once it lets go (or dies), a resume finishes the dataset: the dead run's temporary file is removed
+    write_part(out, 0, simulate_chunk(plan, 0))
+    write_part(out, 1, simulate_chunk(plan, 1))
+    summary = simulate(TINY, 4, out, resume=True)
+    assert summary.chunks_computed == 0 and not writing.exists()
+    assert sorted(p.name for p in out.iterdir()) == [META_FILE, "part-000000.parquet", "part-000001.parquet"]
+    # a run refused at the folder (not empty) leaves no lock file in it
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("x")
+    with pytest.raises(SimulationError, match="not empty"):
+        simulate(TINY, 4, other, 1, workers=1)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+
+
 def test_workers_and_a_scheduler_together_are_one_line_naming_both(tmp_path):
     out = tmp_path / "run"
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--workers", "2",
