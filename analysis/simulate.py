@@ -23,6 +23,7 @@ workers need rook-analyze installed but no shared disk."""
 
 from __future__ import annotations
 
+import errno
 import io
 import itertools
 import json
@@ -62,6 +63,7 @@ DEFAULT_CHUNK_SIZE = 200  # deals a chunk at most, unless asked
 SMALL_RUN_CHUNKS = 32     # a run too small to fill 200-deal chunks is cut into this many
 CONNECT_TIMEOUT = 30.0    # seconds a --scheduler address has to answer (Dask's own default)
 META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset discovery
+LOCK_FILE = ".simulate.lock"  # held (flock) by the run writing into the folder; hidden from pyarrow too
 PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
@@ -423,6 +425,83 @@ def load_plan(out: str | os.PathLike) -> Plan:
     return Plan.from_json(text, str(meta))
 
 
+def is_temporary(name: str) -> bool:
+    """Is ``name`` a temporary file simulate writes (``_write_atomic``: a part's
+    or the plan's, ``.NAME.PID.XXXXXXXX.tmp``)? One found in the folder when a run
+    starts was left by a run that died before it renamed it into place."""
+    return name.endswith(".tmp") and (name.startswith(".part-") or name.startswith(f".{META_FILE}."))
+
+
+def _lock_output(out: Path) -> int | None:
+    """Make ``out`` and take its lock (``LOCK_FILE``, an exclusive ``flock``)
+    for the run that will write there; the file descriptor that holds it, or
+    None where there is no lock to take (no ``fcntl``; a folder no one may
+    write in; ``out`` a file, which ``prepare_output`` refuses). Two runs on
+    one folder (started together, or a --resume while a run still writes)
+    each saw it new or took the other's temporary files for a dead run's: a
+    dataset of two seeds under one plan, or a run failing at its rename.
+    The kernel drops the lock of a process that dies, so a killed run's
+    lock file holds nothing back."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows)
+        return None
+    if out.exists() and not out.is_dir():
+        return None
+    out.mkdir(parents=True, exist_ok=True)
+    lock = out / LOCK_FILE
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError:  # a folder no one may write in: no run can write there either
+            return None
+        except OSError as e:
+            if e.errno == errno.EROFS:
+                return None
+            raise
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise _resume_error(lambda how: f"another simulate run is writing into {str(out)!r}; wait for it to "
+                                            f"finish (or stop it), then run again with {how} if it did not") from None
+        except OSError:  # a file system without locks
+            os.close(fd)
+            return None
+        try:  # the file we locked is still the folder's (its holder removes it as it lets go)
+            if os.fstat(fd).st_ino == os.stat(lock).st_ino:
+                return fd
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+def _unlock_output(out: Path, fd: int | None) -> None:
+    if fd is None:
+        return
+    try:
+        os.unlink(out / LOCK_FILE)  # removed while held, so the next run locks a file of its own
+    except OSError:
+        pass
+    os.close(fd)
+
+
+def is_ours(name: str) -> bool:
+    """Is ``name`` one of simulate's own hidden files other than the plan and
+    parts (the lock, or a dead run's temporary file)? A folder holding only
+    these is a new folder."""
+    return name == LOCK_FILE or is_temporary(name)
+
+
+def _remove_leftovers(out: Path) -> None:
+    for entry in os.scandir(out):
+        if is_temporary(entry.name):
+            try:
+                os.unlink(entry.path)
+            except OSError:
+                pass
+
+
 def _fsync_dir(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY)
@@ -471,20 +550,24 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     if out.exists() and not out.is_dir():
         raise SimulationError(f"output folder {str(out)!r} is a file, not a folder")
     meta = out / META_FILE
+    # a run killed while it wrote its plan left the plan's temporary file and no plan: the folder
+    # is still new (neither a fresh run nor a resume could use it before)
     if not resume:
-        if out.is_dir() and any(out.iterdir()):
+        if out.is_dir() and any(not is_ours(p.name) for p in out.iterdir()):
             if meta.exists():
                 raise _resume_error(lambda how: f"output folder {str(out)!r} is not empty (it holds a simulate "
                                                 f"dataset: {how} finishes it); give a new or empty folder")
             raise SimulationError(f"output folder {str(out)!r} is not empty; give a new or empty folder")
         out.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(out)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     if not meta.exists():
-        if out.is_dir() and any(p.name != META_FILE for p in out.iterdir()):
+        if out.is_dir() and any(p.name != META_FILE and not is_ours(p.name) for p in out.iterdir()):
             raise SimulationError(f"cannot resume in {str(out)!r}: it has files but no {META_FILE}, so it is "
                                   f"not a simulate dataset")
         out.mkdir(parents=True, exist_ok=True)
+        _remove_leftovers(out)
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     stored = load_plan(out)
@@ -498,12 +581,8 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
         raise SimulationError(f"cannot resume: the dataset in {str(out)!r} was made with "
                               + ", ".join(diffs) + f"; {how}")
     # temporary files of a run that died; the parts themselves are whole
+    _remove_leftovers(out)
     for entry in os.scandir(out):
-        if entry.name.startswith(".part-") and entry.name.endswith(".tmp"):
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                pass
         if PART_RE.match(entry.name) and part_index(entry.name) is None:
             # a part under a name simulate does not write (part-0000005.parquet): no chunk's part,
             # but pandas.read_parquet(DIR) would read it, so it goes aside as a damaged part does
@@ -831,7 +910,8 @@ def _check_scheduler_answers(address: str, timeout: float) -> None:
 def _undo_output(out: Path, existed: bool) -> None:
     """Take back what ``prepare_output`` made for a run that never started."""
     try:
-        (out / META_FILE).unlink()
+        (out / META_FILE).unlink(missing_ok=True)
+        (out / LOCK_FILE).unlink(missing_ok=True)
         if not existed:
             out.rmdir()
     except OSError:
@@ -998,12 +1078,36 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
         # input, told before the output folder is touched; so are more workers than the memory holds
         _check_memory_for_workers(local_workers, table_bits(None))
+    lock = None
     try:
         existed = out_path.exists()
         had_meta = (out_path / META_FILE).exists()
-        done = prepare_output(out_path, plan, resume)
+        lock = _lock_output(out_path)  # held until the run returns: one run writes into a folder
+        try:
+            done = prepare_output(out_path, plan, resume)
+        except BaseException:  # a folder refused: left as it was (a folder made for the lock removed)
+            if lock is not None and not existed:
+                _undo_output(out_path, existed)
+            raise
     except OSError as e:  # a name too long, a file in the path, no permission
+        _unlock_output(out_path, lock)
         raise SimulationError(f"output folder {str(out)!r}: {e.strerror or e}") from None
+    except BaseException:
+        _unlock_output(out_path, lock)
+        raise
+    try:
+        return _run(plan, out_path, done, rules, workers=workers, scheduler=scheduler, local_workers=local_workers,
+                    client=client, progress=progress, on_chunk=on_chunk, connect_timeout=connect_timeout,
+                    existed=existed, had_meta=had_meta)
+    finally:
+        _unlock_output(out_path, lock)
+
+
+def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: int | None,
+         scheduler: str | None, local_workers: int, client: Any, progress: bool | None,
+         on_chunk: Callable[[int, str], None] | None, connect_timeout: float, existed: bool,
+         had_meta: bool) -> SimulationSummary:
+    """The run of ``simulate`` once its folder is prepared (and locked)."""
     # lazily: a plan may have up to 2**31 chunks, more than a list of them fits in memory
     todo = (i for i in range(plan.chunks) if i not in done)
     done_deals = sum(plan.chunk_span(i)[1] for i in done)

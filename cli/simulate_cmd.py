@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from rook_analyze.cli.common import BadInput, compile_notice, emit, output_format, rules_option
-from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, load_plan
+from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
 from rook_analyze.solver import Rules
 
 
@@ -102,7 +102,8 @@ def _nothing_to_resume(out: str) -> bool:
     """A new or empty folder: --resume there starts the run."""
     path = Path(out)
     try:
-        return not path.exists() or (path.is_dir() and not any(path.iterdir()))
+        # (a run killed while it wrote its plan left only the plan's temporary file)
+        return not path.exists() or (path.is_dir() and all(is_ours(p.name) for p in path.iterdir()))
     except OSError:  # the run itself says what is wrong with the folder
         return False
 

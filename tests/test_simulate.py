@@ -312,6 +312,79 @@ def test_cli_resume_with_nothing_to_resume_says_so_and_a_refused_write_is_status
     assert r.exit_code == 1 and "nothing to resume" not in r.stderr and calls == [True, True, True]
 
 
+def test_a_start_killed_while_it_wrote_the_plan_leaves_a_folder_a_run_can_use(tmp_path, monkeypatch):
+    """A run killed between opening the plan's temporary file and renaming it
+    left ._simulate.json.PID.XXXXXXXX.tmp and no plan: the folder was 'not
+    empty' for a new run and 'has files but no _simulate.json' for --resume,
+    so neither could use it. It is a new folder: either starts the run there."""
+    import rook_analyze.analysis.simulate as simulate_module
+
+    plan = make_plan(TINY, 4, seed=1, chunk_size=2)
+    leftover = f".{META_FILE}.4242.0badcafe.tmp"
+    for resume in (False, True):
+        out = tmp_path / f"killed-{resume}"
+        out.mkdir()
+        (out / leftover).write_text('{"rules": "hasb')
+        assert prepare_output(out, plan, resume=resume) == set()
+        assert sorted(p.name for p in out.iterdir()) == [META_FILE] and load_plan(out) == plan
+    # and a part's temporary file beside it (a run killed mid-write, its plan then lost) is no dataset either
+    out = tmp_path / "cli"
+    out.mkdir()
+    (out / leftover).write_text("")
+    (out / ".part-000000.parquet.4242.0badcafe.tmp").write_bytes(b"PAR1")
+    monkeypatch.setattr(simulate_module, "simulate", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "full")))
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--resume")
+    assert r.stderr.startswith(f"--resume: nothing to resume in {str(out)!r}")
+    # a folder with any other file still is not a new one
+    (out / "notes.txt").write_text("x")
+    with pytest.raises(SimulationError, match="not empty"):
+        prepare_output(out, plan, resume=False)
+
+
+def test_one_run_at_a_time_writes_into_a_folder(tmp_path):
+    """Two runs started together into one new folder both found it empty (39
+    of 200 tries): each wrote its plan, and the dataset held parts of both seeds
+    under one plan, reported complete. A --resume beside a running run
+    removed that run's temporary files, and its rename then failed. The run
+    writing into a folder holds its lock; a second is refused, the folder
+    untouched."""
+    import rook_analyze.analysis.simulate as simulate_module
+
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 4, seed=3, chunk_size=2)
+    held = simulate_module._lock_output(out)          # a run writing into out, as simulate holds it
+    assert held is not None
+    prepare_output(out, plan, resume=False)
+    writing = out / ".part-000000.parquet.4242.0badcafe.tmp"    # its part on the way
+    writing.write_bytes(b"PAR1")
+    for resume, seed in ((False, 4), (True, None), (True, 3)):
+        with pytest.raises(SimulationError, match="another simulate run is writing into"):
+            simulate(TINY, 4, out, seed, resume=resume, chunk_size=2, workers=1)
+    assert writing.exists() and load_plan(out) == plan
+    r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--resume")
+    assert r.exit_code == 2 and r.stderr.endswith("then run again with --resume if it did not\n")
+    # another process is held off the same way (flock: the kernel's, dropped when its holder dies)
+    probe = ("import sys; from pathlib import Path; from rook_analyze.analysis import simulate as s\n"
+             "try: s._lock_output(Path(sys.argv[1]))\nexcept s.SimulationError as e: print(e)")
+    r = subprocess.run([sys.executable, "-c", probe, str(out)], capture_output=True, text=True, timeout=60)
+    assert "another simulate run is writing into" in r.stdout, r.stderr
+    simulate_module._unlock_output(out, held)
+    assert not (out / simulate_module.LOCK_FILE).exists()
+    # once it lets go (or dies), a resume finishes the dataset: the dead run's temporary file is removed
+    write_part(out, 0, simulate_chunk(plan, 0))
+    write_part(out, 1, simulate_chunk(plan, 1))
+    summary = simulate(TINY, 4, out, resume=True)
+    assert summary.chunks_computed == 0 and not writing.exists()
+    assert sorted(p.name for p in out.iterdir()) == [META_FILE, "part-000000.parquet", "part-000001.parquet"]
+    # a run refused at the folder (not empty) leaves no lock file in it
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("x")
+    with pytest.raises(SimulationError, match="not empty"):
+        simulate(TINY, 4, other, 1, workers=1)
+    assert sorted(p.name for p in other.iterdir()) == ["notes.txt"]
+
+
 def test_workers_and_a_scheduler_together_are_one_line_naming_both(tmp_path):
     out = tmp_path / "run"
     r = run_cli("simulate", "--rules", TINY, "--deals", "4", "--out", str(out), "--workers", "2",
