@@ -124,7 +124,7 @@ class Constraint:
         """Parse ``SEAT:FEATURE OP N`` (case ignored), e.g. ``E:B>=3``, ``W:counters<=10``.
         With ``rules``, a text that does not parse is answered with examples
         that name that table's seats (``P2:B>=3`` at three seats)."""
-        m = _CONSTRAINT_RE.match(str(text))
+        m = _CONSTRAINT_RE.match(text) if isinstance(text, str) else None  # str() of any object is no constraint
         if not m:
             a, b, c = _example_seats(rules)
             raise ConstraintError(

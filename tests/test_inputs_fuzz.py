@@ -61,3 +61,11 @@ def test_check_seat_takes_names_only():
             hasbro.check_seat(seat)
     with pytest.raises(RookError, match="seats=an int of about 5,000 digits: must be 2..6"):
         hasbro.with_knobs(seats=HUGE)
+
+
+def test_constraint_parse_takes_text_only():
+    from rook_analyze.analysis import Constraint
+    for text in (HUGE, None, b"E:B>=3", ["E:B>=3"]):
+        with pytest.raises(RookError, match="expected SEAT:FEATURE OP N"):
+            Constraint.parse(text)
+    assert Constraint.parse("E:B>=3").text() == "E:B>=3"
