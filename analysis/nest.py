@@ -767,7 +767,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         bid = whole("bid", bid, 0)
         levels = rules.bid_levels()
         if bid not in levels:
-            raise ConstraintError(f"bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "
+            raise ConstraintError(f"bid {shown(bid)}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "
                                   f"in steps of 5")
     elif objective != "mean":
         raise ConstraintError(f"objective {shown(objective)} needs a bid")

@@ -69,3 +69,19 @@ def test_constraint_parse_takes_text_only():
         with pytest.raises(RookError, match="expected SEAT:FEATURE OP N"):
             Constraint.parse(text)
     assert Constraint.parse("E:B>=3").text() == "E:B>=3"
+
+
+def test_analysis_huge_ints_are_rook_errors():
+    from rook_analyze.analysis import analyze_nest, bid_curve
+    deal = random_deal("hasbro,hand_size=4", 5)
+    with pytest.raises(RookError, match="bid an int of about 5,000 digits"):
+        analyze_nest(deal.hands[0], deal.nest, "hasbro,hand_size=4", bid=HUGE, samples=2, seed=1, threads=1)
+    with pytest.raises(RookError, match="not an int of about 5,000 digits"):
+        bid_curve(HUGE)
+
+
+def test_a_time_limit_beyond_floats_is_no_limit():
+    from rook_analyze.analysis import analyze_hand
+    deal = random_deal("hasbro,hand_size=3", 5)
+    report = analyze_hand(deal.hands[0], "hasbro,hand_size=3", samples=2, seed=1, threads=1, time_limit=HUGE)
+    assert report.timed_out is False and len(report.detail) == 2
