@@ -381,7 +381,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         # kept as given; inf would be met by any standard error and nan by none
         number("precision", precision, above=0, what="a standard error in points", finite=True)
     if time_limit is not None:
-        number("time_limit", time_limit, above=0, what="seconds")
+        limit_s = number("time_limit", time_limit, above=0, what="seconds")  # a float: an int beyond floats is inf
     threads = threads_count(threads)
     policy = check_policy(policy)
     progress = callable_or_none("progress", progress)
@@ -402,12 +402,12 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         k = min(step, samples - done)
         if time_limit is not None:
             elapsed = time.monotonic() - began
-            if done > 0 and elapsed >= time_limit:
+            if done > 0 and elapsed >= limit_s:
                 timed_out = True
                 break
             rate = done / elapsed if done > 0 and elapsed > 0 else 0.0
             # capped before int(): a limit no run reaches (inf, 1e308 s) fits the whole round
-            fits = rate * (time_limit - elapsed) * TIME_SHARE if rate > 0 else 0.0
+            fits = rate * (limit_s - elapsed) * TIME_SHARE if rate > 0 else 0.0
             k = min(k, max(least, int(min(fits, k))))
             if precision is not None:
                 k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit

@@ -42,10 +42,10 @@ def whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = Con
         if value >= least:
             if most is None or value <= most:
                 return value
-            raise error(f"{name}={value!r}: at most {most:,}")
+            raise error(f"{name}={shown(value)}: at most {most:,}")
         if small is not None:
-            raise error(f"{name}={value!r}: {small}")
-    raise error(f"{name}={value!r}: expected a whole number, {least} or more")
+            raise error(f"{name}={shown(value)}: {small}")
+    raise error(f"{name}={shown(value)}: expected a whole number, {least} or more")
 
 
 def optional_whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError) -> int | None:
@@ -79,7 +79,7 @@ def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float 
         bound = f"{at_least:g} or more" if at_least is not None else f"above {above:g}" if above is not None else ""
         if finite:
             bound = f"{bound} and finite" if bound else "finite"
-        raise error(f"{name}={value!r}: expected {what}, {bound}".rstrip(", "))
+        raise error(f"{name}={shown(value)}: expected {what}, {bound}".rstrip(", "))
     return x
 
 
@@ -91,7 +91,7 @@ def items(name: str, value: Any, *, error: type[RookError] = ConstraintError) ->
     if isinstance(value, (str, bytes)):
         return [value]
     if isinstance(value, Mapping):
-        raise error(f"{name}={value!r}: expected a list, not a mapping")
+        raise error(f"{name}={shown(value)}: expected a list, not a mapping")
     try:
         return list(value)
     except TypeError:
@@ -102,7 +102,7 @@ def folder(name: str, value: Any, *, error: type[RookError]) -> str | os.PathLik
     """A folder path: a string or a path object."""
     if isinstance(value, (str, os.PathLike)) and str(value).strip() and "\0" not in str(value):
         return value
-    raise error(f"{name}={value!r}: expected a folder path (a string or a pathlib.Path, not blank)")
+    raise error(f"{name}={shown(value)}: expected a folder path (a string or a pathlib.Path, not blank)")
 
 
 def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) -> Hand:
@@ -143,14 +143,14 @@ def hand_and_nest(hand: Any, nest: Any, rules: Rules) -> tuple[Hand, Hand]:
 def callable_or_none(name: str, value: Any, *, error: type[RookError] = ConstraintError) -> Callable[..., Any] | None:
     """None, or a function (a progress or an on-chunk callback)."""
     if value is not None and not callable(value):
-        raise error(f"{name}={value!r}: expected a function (or None)")
+        raise error(f"{name}={shown(value)}: expected a function (or None)")
     return value
 
 
 def check_policy(policy: Any) -> Any:
     """A nest policy: an object with ``trump``, ``discard`` and ``choose`` (e.g. ``HeuristicPolicy()``)."""
     if not all(callable(getattr(policy, m, None)) for m in ("trump", "discard", "choose")):
-        raise ConstraintError(f"policy={policy!r}: expected a nest policy with trump, discard and choose "
+        raise ConstraintError(f"policy={shown(policy)}: expected a nest policy with trump, discard and choose "
                               f"methods, e.g. HeuristicPolicy()")
     return policy
 

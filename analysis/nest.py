@@ -69,7 +69,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve_batch
-from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices
+from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices, shown
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RulesError
 from rook_analyze.solver.rules import Rules
@@ -120,15 +120,15 @@ def allowed_trumps(rules: Rules | str, trumps: Sequence[str] | str | None = None
     try:
         given = list(trumps)
     except TypeError:
-        raise ConstraintError(f"trumps={trumps!r}: expected a trump or a list of trumps, "
+        raise ConstraintError(f"trumps={shown(trumps)}: expected a trump or a list of trumps, "
                               f"e.g. ['B', 'R'] (None: every trump)") from None
     if not given:
-        raise ConstraintError(f"trumps={trumps!r}: no trump given; choose among {', '.join(rules.trumps)} "
+        raise ConstraintError(f"trumps={shown(trumps)}: no trump given; choose among {', '.join(rules.trumps)} "
                               f"(None: every trump)")
     out = []
     for t in given:
         if not isinstance(t, str):
-            raise ConstraintError(f"trump {t!r} in trumps={trumps!r}: expected a trump name, one of "
+            raise ConstraintError(f"trump {shown(t)} in trumps={shown(trumps)}: expected a trump name, one of "
                                   f"{', '.join(rules.trumps)}")
         t = rules.check_trump(t)
         if t not in out:
@@ -139,7 +139,7 @@ def allowed_trumps(rules: Rules | str, trumps: Sequence[str] | str | None = None
 def _trump(trump: object, rules: Rules) -> str:
     """One trump name, checked against the rules."""
     if not isinstance(trump, str):
-        raise ConstraintError(f"trump {trump!r}: choose one of {', '.join(rules.trumps)}")
+        raise ConstraintError(f"trump {shown(trump)}: choose one of {', '.join(rules.trumps)}")
     return rules.check_trump(trump)
 
 
@@ -757,7 +757,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     top = whole("top", top, 1, small="show at least one option")
     candidates = whole("candidates", candidates, 1, small="at least one option is needed")
     if not isinstance(objective, str) or objective not in OBJECTIVES:
-        raise ConstraintError(f"objective {objective!r}: choose one of {', '.join(OBJECTIVES)}")
+        raise ConstraintError(f"objective {shown(objective)}: choose one of {', '.join(OBJECTIVES)}")
     margin = number("margin", margin, at_least=0, what="a number of standard errors", finite=True)
     threads = threads_count(threads)
     policy = check_policy(policy)
@@ -767,10 +767,10 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         bid = whole("bid", bid, 0)
         levels = rules.bid_levels()
         if bid not in levels:
-            raise ConstraintError(f"bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "
+            raise ConstraintError(f"bid {shown(bid)}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} "
                                   f"in steps of 5")
     elif objective != "mean":
-        raise ConstraintError(f"objective {objective!r} needs a bid")
+        raise ConstraintError(f"objective {shown(objective)} needs a bid")
     seat = rules.first_seat if seat is None else seat  # as analyze_hand: N, or P1 at other tables
     sampler = nest_sampler(hand, nest, rules, seat, known, constraints)
     declarer = sampler.seat

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rook_analyze.solver.errors import RookError, plural
+from rook_analyze.solver.cards import shown as quoted
 
 from .inputs import output_file
 
@@ -129,7 +130,7 @@ class PlotError(RookError):
 def check_report(report: object, kind: type, function: str, maker: str) -> None:
     """``report`` must be a ``kind`` (what ``maker`` returns), or raise ``PlotError``."""
     if not isinstance(report, kind):
-        shown = repr(report)
+        shown = quoted(report)  # repr, or what stands for one that fails (an int of 5,000 digits)
         shown = shown if len(shown) <= 100 else shown[:97] + "..."
         raise PlotError(f"{function}() takes a {kind.__name__} (what {maker}() returns), not {shown}")
 

@@ -111,7 +111,7 @@ def _color(color: object) -> str:
     """A color name, any case (as ``Hand.count`` and the discards take it)."""
     if isinstance(color, str) and color.upper() in COLORS:
         return color.upper()
-    raise IllegalActionError(f"color {color!r}: choose one of {', '.join(COLORS)}")
+    raise IllegalActionError(f"color {shown(color)}: choose one of {', '.join(COLORS)}")
 
 
 @lru_cache(maxsize=64)
@@ -134,7 +134,7 @@ class HeuristicPolicy:
     def __post_init__(self) -> None:
         number("length_weight", self.length_weight, above=None, at_least=0, finite=True, error=IllegalActionError)
         if not isinstance(self.guard_winners, bool):
-            raise IllegalActionError(f"guard_winners={self.guard_winners!r}: expected True or False")
+            raise IllegalActionError(f"guard_winners={shown(self.guard_winners)}: expected True or False")
 
     def strength(self, cards: Hand, color: str, rules: Rules) -> float:
         """The trump strength of one color among ``cards``."""
@@ -258,7 +258,7 @@ def take_nest(deal: Deal, declarer: int | str, discard: Hand | str) -> Deal:
     nest less ``discard``, and ``discard`` is the nest (whose points go per
     ``nest_to``)."""
     if not isinstance(deal, Deal):
-        raise IllegalActionError(f"deal {deal!r}: expected a Deal (e.g. Deal.from_rdn(text, rules))")
+        raise IllegalActionError(f"deal {shown(deal)}: expected a Deal (e.g. Deal.from_rdn(text, rules))")
     declarer = deal.rules.seat_index(declarer, "declarer")
     discard = as_hand(discard, deal.rules, "discard")
     if len(discard) != len(deal.nest):

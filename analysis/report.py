@@ -29,7 +29,7 @@ import pandas as pd
 from rook_analyze.analysis.features import color_ranks
 from rook_analyze.analysis.policy import POLICY_REVISION
 from rook_analyze.analysis.simulate import META_FILE, SimulationError, load_plan, read_dataset
-from rook_analyze.solver.cards import COLORS
+from rook_analyze.solver.cards import COLORS, shown
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
 
@@ -213,13 +213,13 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
     if features is None:
         features = [f for f in COUNT_FEATURES if f in frame.columns]
     elif isinstance(features, str) or not all(isinstance(f, str) for f in features):
-        raise SimulationError(f"features {features!r}: expected a list of column names, e.g. "
+        raise SimulationError(f"features {shown(features)}: expected a list of column names, e.g. "
                               f"{list(COUNT_FEATURES[:2])}")
     missing = [f for f in features if f not in frame.columns]
     if missing:
-        raise SimulationError(f"features {missing!r}: not columns of the frame")
+        raise SimulationError(f"features {shown(missing)}: not columns of the frame")
     if not isinstance(target, str) or target not in frame.columns:
-        raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
+        raise SimulationError(f"target {shown(target)}: not a column of the frame (e.g. 'policy_points')")
     features = [f for f in features if frame[f].nunique() > 1]
     if len(frame) < len(features) + 2:
         raise TooFewRows(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")
@@ -256,7 +256,7 @@ def _check_target(frame: pd.DataFrame, target: str) -> None:
     if not isinstance(frame, pd.DataFrame):
         raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
     if not isinstance(target, str) or target not in frame.columns:
-        raise SimulationError(f"target {target!r}: not a column of the frame (e.g. 'policy_points')")
+        raise SimulationError(f"target {shown(target)}: not a column of the frame (e.g. 'policy_points')")
 
 
 def _bid_columns(bids: Sequence[int]) -> list[str]:
@@ -515,7 +515,7 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5) -> R
     groups of the bid-success table, 1 or more."""
     out = folder("out", out, error=SimulationError)
     if not isinstance(target, str) or target not in TARGETS:
-        raise SimulationError(f"target {target!r}: choose one of {', '.join(TARGETS)}")
+        raise SimulationError(f"target {shown(target)}: choose one of {', '.join(TARGETS)}")
     buckets = whole("buckets", buckets, 1, error=SimulationError)
     if not Path(out, META_FILE).exists():
         raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it")

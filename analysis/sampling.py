@@ -124,7 +124,7 @@ class Constraint:
         """Parse ``SEAT:FEATURE OP N`` (case ignored), e.g. ``E:B>=3``, ``W:counters<=10``.
         With ``rules``, a text that does not parse is answered with examples
         that name that table's seats (``P2:B>=3`` at three seats)."""
-        m = _CONSTRAINT_RE.match(str(text))
+        m = _CONSTRAINT_RE.match(text) if isinstance(text, str) else None  # str() of any object is no constraint
         if not m:
             a, b, c = _example_seats(rules)
             raise ConstraintError(
@@ -225,7 +225,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
                 raise InvalidCardError(f"known card {first_card(bad)!r} "
                                        f"is not in the {rules.spec()!r} deck")
         elif not isinstance(cards, str):
-            raise InvalidCardError(f"known cards for {name} ({cards!r}): expected a Hand or cards in Rook "
+            raise InvalidCardError(f"known cards for {name} ({shown(cards)}): expected a Hand or cards in Rook "
                                    f"deal notation, e.g. 'B14 R5'")
         else:
             try:
@@ -238,8 +238,8 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
         for other, held in out.items():
             if held.mask & hand.mask:
                 dup = first_card(held.mask & hand.mask)
-                raise DuplicateCardError(f"known card {dup!r} is given twice for {name}" if other == name else
-                                         f"known card {dup!r} is given for both {other} and {name}")
+                raise DuplicateCardError(f"known card {shown(dup)} is given twice for {name}" if other == name else
+                                         f"known card {shown(dup)} is given for both {other} and {name}")
         out[name] = (out[name] | hand) if name in out else hand
     return out
 
@@ -272,10 +272,10 @@ class DealSampler:
         self.rules = rules
         self.holder = holder  # who holds ``hand``, in messages: the bidder's (hand), the declarer's (nest)
         if seat is not None and hand is None:
-            raise InvalidCardError(f"hand None: expected seat {seat!r}'s cards, a Hand or Rook deal notation "
+            raise InvalidCardError(f"hand None: expected seat {shown(seat)}'s cards, a Hand or Rook deal notation "
                                    f"(or neither a seat nor a hand, for deals with no bidder)")
         if seat is None and hand is not None:
-            raise ConstraintError(f"seat=None, hand={hand!r}: give the seat that holds the hand "
+            raise ConstraintError(f"seat=None, hand={shown(hand)}: give the seat that holds the hand "
                                   f"(or neither, for deals with no bidder)")
         self.seat = None if seat is None else rules.seat_index(seat)
         self.hand = Hand() if hand is None else as_hand(hand, rules, "hand")

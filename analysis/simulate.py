@@ -48,7 +48,7 @@ import pyarrow.parquet as pq
 
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
-from rook_analyze.solver.cards import Hand
+from rook_analyze.solver.cards import Hand, shown
 from rook_analyze.solver.deal import Deal, random_deal
 from rook_analyze.solver.errors import RookError
 from rook_analyze.solver import api
@@ -118,7 +118,7 @@ class Plan:
                 elif isinstance(self.dealer, str):  # a seat of the table (a stored plan's 'Q' was taken)
                     rules.seat_index(self.dealer, "dealer")
             except RookError as e:
-                raise SimulationError(f"rules={self.rules!r}: {e}") from None
+                raise SimulationError(f"rules={shown(self.rules)}: {e}") from None
         whole("deals", self.deals, 1, error=SimulationError, small="need at least 1 deal")
         whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
         whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")
@@ -134,7 +134,7 @@ class Plan:
     def chunk_span(self, index: int) -> tuple[int, int]:
         """(first deal_id, number of deals) of chunk ``index``; the last chunk may be short."""
         if not is_whole(index) or not 0 <= index < self.chunks:
-            raise SimulationError(f"chunk {index!r}: the plan has chunks 0..{self.chunks - 1}")
+            raise SimulationError(f"chunk {shown(index)}: the plan has chunks 0..{self.chunks - 1}")
         start = index * self.chunk_size
         return start, min(self.chunk_size, self.deals - start)
 
@@ -156,17 +156,17 @@ class Plan:
         fields_ = {"rules": str, "seed": int, "deals": int, "chunk_size": int, "dealer": str, "schema_version": int}
         for key, kind in fields_.items():
             if key not in doc:
-                raise SimulationError(f"{where}: not a simulate metadata file (no {key!r} field)")
+                raise SimulationError(f"{where}: not a simulate metadata file (no {shown(key)} field)")
             if not isinstance(doc[key], kind) or isinstance(doc[key], bool):
                 wanted = "a whole number" if kind is int else "text"
-                raise SimulationError(f"{where}: field {key!r} is {doc[key]!r}, not {wanted}")
+                raise SimulationError(f"{where}: field {shown(key)} is {shown(doc[key])}, not {wanted}")
         if doc["schema_version"] != SCHEMA_VERSION:
-            raise SimulationError(f"{where}: schema_version {doc['schema_version']!r}: this rook-analyze reads "
+            raise SimulationError(f"{where}: schema_version {shown(doc['schema_version'])}: this rook-analyze reads "
                                   f"datasets of schema_version {SCHEMA_VERSION}")
         # datasets written before the plan named its policy were made by its first revision
         policy = doc.get("policy", "heuristic 1")
         if not isinstance(policy, str):
-            raise SimulationError(f"{where}: field 'policy' is {policy!r}, not text")
+            raise SimulationError(f"{where}: field 'policy' is {shown(policy)}, not text")
         try:  # values of the right type that make no plan: named with the file, as above
             Rules.from_spec(doc["rules"])
             return cls(**{key: doc[key] for key in fields_}, policy=policy)
@@ -176,7 +176,7 @@ class Plan:
 
 def _check_plan(plan: Any) -> None:
     if not isinstance(plan, Plan):
-        raise SimulationError(f"plan={plan!r}: expected a Plan (make_plan(...))")
+        raise SimulationError(f"plan={shown(plan)}: expected a Plan (make_plan(...))")
 
 
 def default_chunk_size(deals: int) -> int:
@@ -265,7 +265,7 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
     _check_plan(plan)
     if plan.policy != POLICY_REVISION:
         # a plan from another version (a resume, or a worker of a cluster): its rows would hold other points
-        raise SimulationError(f"the plan's declarer policy is {plan.policy!r}, this rook-analyze's is "
+        raise SimulationError(f"the plan's declarer policy is {shown(plan.policy)}, this rook-analyze's is "
                               f"{POLICY_REVISION!r}: its chunks would hold other points")
 
     rules = Rules.from_spec(plan.rules)
@@ -725,10 +725,10 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     if columns is not None:
         columns = [columns] if isinstance(columns, str) else columns
         if not isinstance(columns, (list, tuple)) or not columns or not all(isinstance(c, str) for c in columns):
-            raise SimulationError(f"columns={columns!r}: expected column names (one, or a list), or None")
+            raise SimulationError(f"columns={shown(columns)}: expected column names (one, or a list), or None")
         unknown = [c for c in columns if c not in dataset_schema(plan.rules).names]
         if unknown:
-            raise SimulationError(f"columns: no column {unknown[0]!r} in the dataset (README lists them)")
+            raise SimulationError(f"columns: no column {shown(unknown[0])} in the dataset (README lists them)")
     parts = sorted(finished_chunks(out))
     if not parts:
         raise SimulationError(f"{str(out)!r} holds no finished parts yet")
@@ -872,7 +872,7 @@ def check_scheduler_address(address: str) -> None:
             raise ValueError(f"port {port} is not 1..65535")
     except (ValueError, TypeError) as e:
         why = "the port is not a number" if "invalid literal" in str(e) else str(e)
-        raise SimulationError(f"scheduler {address!r}: not a scheduler address ({why}); give HOST:PORT or "
+        raise SimulationError(f"scheduler {shown(address)}: not a scheduler address ({why}); give HOST:PORT or "
                               "tcp://HOST:PORT, as 'dask scheduler' prints it") from None
 
 
@@ -904,7 +904,7 @@ def _check_scheduler_answers(address: str, timeout: float) -> None:
             why = str(e) or f"no answer within {timeout:g} s"
         else:  # an answer that is not Dask's (a MemoryError, its first bytes read as a frame length)
             why = f"what answers does not speak Dask's protocol: {type(e).__name__}"
-        raise SimulationError(f"scheduler {address!r}: no Dask scheduler answers there ({why})") from None
+        raise SimulationError(f"scheduler {shown(address)}: no Dask scheduler answers there ({why})") from None
 
 
 def _undo_output(out: Path, existed: bool) -> None:
@@ -1047,20 +1047,20 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
                               cli_message=f"--workers {workers}: at most {most} on this machine (a process each); "
                                           f"a larger cluster runs with --scheduler ADDRESS")
     if client is not None and not callable(getattr(client, "submit", None)):
-        raise SimulationError(f"client={client!r}: expected a distributed.Client (or None)")
+        raise SimulationError(f"client={shown(client)}: expected a distributed.Client (or None)")
     if workers is not None and scheduler is not None:
-        raise SimulationError(f"workers={workers!r} and scheduler={scheduler!r}: give workers (the embedded "
+        raise SimulationError(f"workers={shown(workers)} and scheduler={shown(scheduler)}: give workers (the embedded "
                               f"cluster) or a scheduler address, not both")
     if scheduler is not None:
         if not isinstance(scheduler, str):
-            raise SimulationError(f"scheduler={scheduler!r}: expected an address such as 'tcp://10.0.0.5:8786'")
+            raise SimulationError(f"scheduler={shown(scheduler)}: expected an address such as 'tcp://10.0.0.5:8786'")
         check_scheduler_address(scheduler)
     connect_timeout = number("connect_timeout", connect_timeout, what="seconds", error=SimulationError,
                              finite=True)  # inf would wait for ever on an address that never answers
     if not isinstance(resume, bool):
-        raise SimulationError(f"resume={resume!r}: expected True or False")
+        raise SimulationError(f"resume={shown(resume)}: expected True or False")
     if progress is not None and not isinstance(progress, bool):
-        raise SimulationError(f"progress={progress!r}: expected None, True or False")
+        raise SimulationError(f"progress={shown(progress)}: expected None, True or False")
     on_chunk = callable_or_none("on_chunk", on_chunk, error=SimulationError)
     # checked here, before a stored seed is looked up or a folder is made
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
@@ -1129,7 +1129,7 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
                         _undo_output(out_path, existed)
                     if isinstance(e, SimulationError):
                         raise
-                    raise SimulationError(f"scheduler {scheduler!r}: no Dask scheduler answers there "
+                    raise SimulationError(f"scheduler {shown(scheduler)}: no Dask scheduler answers there "
                                           f"({str(e) or type(e).__name__})") from None
             else:
                 try:

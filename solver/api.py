@@ -497,7 +497,7 @@ def table_bits(bits: int | None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
             or not MIN_TT_BITS <= value <= MAX_TT_BITS:
         src = "ROOK_ANALYZE_TT_BITS" if bits is None else "tt_bits"
-        raise RookError(f"{src} {value!r}: the table size must be an integer from {MIN_TT_BITS} to {MAX_TT_BITS} "
+        raise RookError(f"{src} {shown(value)}: the table size must be an integer from {MIN_TT_BITS} to {MAX_TT_BITS} "
                         f"(log2 of its entries, {kernel.entry_bytes()} bytes each)")
     return int(value)
 
@@ -798,7 +798,7 @@ def _check_threads(threads) -> int:
     if threads is None:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise RookError(f"threads {threads!r}: expected a whole number 1 or more (None: every core)")
+        raise RookError(f"threads {shown(threads)}: expected a whole number 1 or more (None: every core)")
     return int(threads)
 
 

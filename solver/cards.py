@@ -66,7 +66,7 @@ def ascii_lower(text: str) -> str:
 def _check_text(text: object, what: str, error: type[NotationError] = InvalidCardError) -> str:
     """``text`` itself when it is a str, else an error saying what was expected."""
     if not isinstance(text, str):
-        raise error(f"expected RDN text for {what}, got {text!r}")
+        raise error(f"expected RDN text for {what}, got {shown(text)}")
     return text
 
 
@@ -78,7 +78,7 @@ def _color_index(color: object) -> int:
             i = _COLOR_INDEX.get(ascii_upper(color.strip()))
         if i is not None:
             return i
-    raise InvalidCardError(f"color {color!r}: must be one of B, R, Y, G (case ignored)")
+    raise InvalidCardError(f"color {shown(color)}: must be one of B, R, Y, G (case ignored)")
 
 
 @dataclass(frozen=True, order=False)
@@ -93,16 +93,16 @@ class Card:
         if type(self.number) is not int:
             number = _as_index(self.number)
             if number is None:
-                raise InvalidCardError(f"card number {self.number!r}: must be an int, "
+                raise InvalidCardError(f"card number {shown(self.number)}: must be an int, "
                                        f"not {type(self.number).__name__}")
             object.__setattr__(self, "number", number)  # a numpy integer as a plain int
         if self.color is None:
             if self.number not in (1, 2):
-                raise InvalidCardError(f"bird number {self.number!r}: must be 1 (Rook) or 2 (Rook2)")
+                raise InvalidCardError(f"bird number {shown(self.number)}: must be 1 (Rook) or 2 (Rook2)")
         elif not isinstance(self.color, str) or self.color not in COLORS:
             raise InvalidCardError(f"color {shown(self.color)}: must be one of B, R, Y, G")
         elif not 1 <= self.number <= 14:
-            raise InvalidCardError(f"number {self.number!r}: must be 1..14")
+            raise InvalidCardError(f"number {shown(self.number)}: must be 1..14")
 
     @classmethod
     def rook(cls, second: bool = False) -> "Card":
@@ -123,11 +123,11 @@ class Card:
         m = _CARD_RE.fullmatch(ascii_upper(text))
         if not m:
             raise InvalidCardError(
-                f"unknown card {token!r}: expected a color B/R/Y/G and a number 1-14 (e.g. B14), or Rook"
+                f"unknown card {shown(token)}: expected a color B/R/Y/G and a number 1-14 (e.g. B14), or Rook"
             )
         number = int(m.group(2))
         if not 1 <= number <= 14:
-            raise InvalidCardError(f"unknown card {token!r}: numbers run from 1 to 14")
+            raise InvalidCardError(f"unknown card {shown(token)}: numbers run from 1 to 14")
         return cls(m.group(1), number)
 
     @classmethod
@@ -136,14 +136,14 @@ class Card:
         if type(index) is not int:
             given, index = index, _as_index(index)
             if index is None:
-                raise InvalidCardError(f"card index {given!r}: must be an int, not {type(given).__name__}")
+                raise InvalidCardError(f"card index {shown(given)}: must be an int, not {type(given).__name__}")
         if index == ROOK_INDEX:
             return cls(None, 1)
         if index == ROOK2_INDEX:
             return cls(None, 2)
         color, number = divmod(index, 16)
         if not (0 <= color < 4 and 1 <= number <= 14):
-            raise InvalidCardError(f"card index {index!r} is not a card")
+            raise InvalidCardError(f"card index {shown(index)} is not a card")
         return cls(COLORS[color], number)
 
     @property
@@ -189,7 +189,7 @@ def canonical_key(index: int) -> tuple[int, int]:
 def mask_indices(mask: int) -> list[int]:
     """Card indices of a mask, in canonical order."""
     if mask < 0:  # else the loop below never ends
-        raise InvalidCardError(f"mask {mask:#x} is negative: a mask of cards has bits 0..63 only")
+        raise InvalidCardError(f"mask {_hex(mask)} is negative: a mask of cards has bits 0..63 only")
     out = []
     m = mask
     while m:
@@ -215,8 +215,20 @@ def mask_of(cards: Iterable[Card]) -> int:
 
 
 def shown(value: object) -> str:
-    """``repr(value)`` for an error message, cut short when long."""
-    text = repr(value)
+    """``repr(value)`` for an error message, cut short when long. A whole
+    number too long for ``repr`` (Python refuses to write an int of more than
+    4,300 digits in decimal, with a ValueError) is shown by its size; any
+    other value whose ``repr`` fails (a list of such numbers, an object
+    whose ``__repr__`` raises), by its type: the message about the bad
+    input is raised, not the error of writing it."""
+    try:
+        text = repr(value)
+    except Exception:
+        if isinstance(value, int):
+            digits = len(format(abs(value), "x")) * 4 * 0.30103  # about: decimal digits of a hex length
+            text = f"an int of about {int(digits):,} digits"
+        else:
+            text = f"a {type(value).__name__} that cannot be written out"
     return text if len(text) <= 200 else text[:197] + "..."
 
 
@@ -277,7 +289,7 @@ class Hand:
         try:
             it = iter(cards)
         except TypeError:
-            raise InvalidCardError(f"cards {cards!r}: expected an iterable of Cards") from None
+            raise InvalidCardError(f"cards {shown(cards)}: expected an iterable of Cards") from None
         m = 0
         for c in it:
             c = as_card(c)
@@ -302,7 +314,7 @@ class Hand:
             if m & card.bit:
                 raise DuplicateCardError(f"duplicate card {card.rdn()!r} in {shown(text.strip())}")
             if deck_mask is not None and not deck_mask & card.bit:
-                raise InvalidCardError(f"card {tok!r} is not in this deck")
+                raise InvalidCardError(f"card {shown(tok)} is not in this deck")
             m |= card.bit
         return cls(m)
 
@@ -369,12 +381,18 @@ class Hand:
 def _bad_mask(mask: object) -> None:
     """Raise the InvalidCardError that says what is wrong with a Hand's mask."""
     if not _is_int(mask):
-        raise InvalidCardError(f"hand mask {mask!r}: must be an int bit mask of card indices, "
+        raise InvalidCardError(f"hand mask {shown(mask)}: must be an int bit mask of card indices, "
                                f"not {type(mask).__name__}")
     if mask < 0:
-        raise InvalidCardError(f"hand mask {mask:#x} is negative: a hand's mask has card bits only")
+        raise InvalidCardError(f"hand mask {_hex(mask)} is negative: a hand's mask has card bits only")
     stray = mask & _NOT_CARD_BITS
     if stray:
         low = (stray & -stray).bit_length() - 1
-        raise InvalidCardError(f"hand mask {mask:#x}: bit {low} is no card (card indices are 0 Rook, "
+        raise InvalidCardError(f"hand mask {_hex(mask)}: bit {low} is no card (card indices are 0 Rook, "
                                f"15 Rook2 and color * 16 + 1..14)")
+
+
+def _hex(mask: int) -> str:
+    """A mask in hexadecimal for an error message, cut short when long."""
+    text = f"{mask:#x}"
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -30,12 +30,12 @@ class Deal:
         r = self.rules
         if not isinstance(r, Rules):
             if not isinstance(r, str):
-                raise DealError(f"rules {r!r}: expected a Rules or a spec such as 'hasbro'")
+                raise DealError(f"rules {shown(r)}: expected a Rules or a spec such as 'hasbro'")
             r = Rules.from_spec(r)  # a spec, as every function that takes rules accepts
             object.__setattr__(self, "rules", r)
         if type(self.hands) is not tuple:
             if not isinstance(self.hands, list):
-                raise DealError(f"hands {self.hands!r}: expected a tuple of {r.seats} Hands, one a seat")
+                raise DealError(f"hands {shown(self.hands)}: expected a tuple of {r.seats} Hands, one a seat")
             object.__setattr__(self, "hands", tuple(self.hands))  # a list would make the deal unhashable
         if len(self.hands) != r.seats:
             raise DealError(f"hands {shown(self.hands)}: a deal under {r.spec()!r} has {r.seats} hands, "
@@ -43,11 +43,11 @@ class Deal:
         seen = 0
         for name, hand in zip(r.seat_names, self.hands):
             if not isinstance(hand, Hand):
-                raise DealError(f"hand {name} {hand!r}: expected a Hand")
+                raise DealError(f"hand {name} {shown(hand)}: expected a Hand")
             self._check_cards(name, hand.mask, seen)
             seen |= hand.mask
         if not isinstance(self.nest, Hand):
-            raise DealError(f"nest {self.nest!r}: expected a Hand")
+            raise DealError(f"nest {shown(self.nest)}: expected a Hand")
         self._check_cards("nest", self.nest.mask, seen)
         sizes = {len(h) for h in self.hands}
         if len(sizes) > 1:
@@ -65,11 +65,11 @@ class Deal:
         outside = mask & ~self.rules.deck_mask
         if outside:
             card = first_card(outside)
-            raise InvalidCardError(f"card {card!r} ({name}) is not in the {self.rules.spec()!r} deck")
+            raise InvalidCardError(f"card {shown(card)} ({name}) is not in the {self.rules.spec()!r} deck")
         dup = mask & seen
         if dup:
             card = first_card(dup)
-            raise DuplicateCardError(f"duplicate card {card!r}: dealt twice (again in {name})")
+            raise DuplicateCardError(f"duplicate card {shown(card)}: dealt twice (again in {name})")
 
     # -------------------------------------------------------------- parsing
     @classmethod
@@ -188,15 +188,19 @@ class Deal:
         which loads (or compiles) the solver in no time before a timing."""
         given, cards = cards, _as_index(cards)  # a numpy integer too
         if cards is None or cards < 0:
-            raise DealError(f"cards={given!r}: expected a whole number of cards a hand, 0 or more")
+            raise DealError(f"cards={shown(given)}: expected a whole number of cards a hand, 0 or more")
         return self.with_hands([Hand(sum(1 << i for i in mask_indices(h.mask)[:cards])) for h in self.hands],
                                Hand(0))
 
     def with_hands(self, hands: Iterable[Hand], nest: Hand | None = None) -> "Deal":
         """The same rules with other hands and, when given, another nest (checked as a new deal)."""
         if isinstance(hands, (str, Hand)) or not hasattr(hands, "__iter__"):
-            raise DealError(f"hands {hands!r}: expected {self.rules.seats} Hands, one a seat")
-        return Deal(self.rules, tuple(hands), self.nest if nest is None else nest)
+            raise DealError(f"hands {shown(hands)}: expected {self.rules.seats} Hands, one a seat")
+        try:
+            hands = tuple(hands)
+        except TypeError:  # has __iter__ but does not iterate: a numpy array of no dimension
+            raise DealError(f"hands {shown(hands)}: expected {self.rules.seats} Hands, one a seat") from None
+        return Deal(self.rules, hands, self.nest if nest is None else nest)
 
 
 def most_tricks_always_awarded(n: int, tricks: int) -> bool:
@@ -220,7 +224,7 @@ def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     if isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(seed)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise RookError(f"seed {seed!r}: expected a whole number 0 or more (or a numpy Generator, or None)")
+        raise RookError(f"seed {shown(seed)}: expected a whole number 0 or more (or a numpy Generator, or None)")
     return np.random.default_rng(seed)
 
 
@@ -254,6 +258,6 @@ def random_deals(rules: Rules | str, count: int, seed: int | None = None) -> Ite
     rules = Rules.from_spec(rules)
     given, count = count, _as_index(count)  # a numpy integer too, as the seed
     if count is None or count < 0:
-        raise RookError(f"count {given!r}: expected a whole number 0 or more")
+        raise RookError(f"count {shown(given)}: expected a whole number 0 or more")
     rng = seeded_rng(seed)
     return (random_deal(rules, rng) for _ in range(count))

@@ -227,11 +227,11 @@ def _parse_bid(value: int | str | None) -> int | None:
         if text in ("pass", "p"):
             return None
         if not re.fullmatch(r"[0-9]+", text):  # int() would also take other scripts' digits
-            raise IllegalActionError(f"call {value!r}: expected a bid (a number) or pass")
+            raise IllegalActionError(f"call {shown(value)}: expected a bid (a number) or pass")
         return int(text)
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
-    raise IllegalActionError(f"call {value!r}: expected a bid (a number) or pass")
+    raise IllegalActionError(f"call {shown(value)}: expected a bid (a number) or pass")
 
 
 class Auction:
@@ -328,7 +328,7 @@ class Auction:
         if self.is_over:
             how = ("every seat passed: redeal" if self.redeal else
                    f"{self._name(self.declarer)} declares at {self.bid}")
-            raise IllegalActionError(f"call {bid!r}: the auction is over ({how})")
+            raise IllegalActionError(f"call {shown(bid)}: the auction is over ({how})")
         who = self._to_call
         if seat is not None:
             s = r.seat_index(seat)
@@ -491,14 +491,14 @@ class Round:
         self.leader: int | None = None
         if declarer is None:
             if bid is not None:
-                raise IllegalActionError(f"bid {bid!r} without a declarer: name the declarer too")
+                raise IllegalActionError(f"bid {shown(bid)} without a declarer: name the declarer too")
             self.auction = Auction(r, self.dealer)
         else:
             if bid is not None:
                 amount = _parse_bid(bid)
                 if r.has_auction and amount not in r.bid_levels():
                     raise IllegalActionError(
-                        f"bid {bid!r}: bids run from min_bid {r.min_bid} to max_bid {r.max_bid} in 5s"
+                        f"bid {shown(bid)}: bids run from min_bid {r.min_bid} to max_bid {r.max_bid} in 5s"
                     )
                 bid = amount
             self._set_declarer(r.seat_index(declarer), bid)
@@ -559,7 +559,7 @@ class Round:
     # ---------------------------------------------------------- auction
     def call(self, bid: int | str | None, seat: int | str | None = None) -> None:
         """A call of the auction (see ``Auction.call``)."""
-        self._need("auction", f"call {bid!r}")
+        self._need("auction", f"call {shown(bid)}")
         self.auction.call(bid, seat)
         if self.auction.declarer is not None:
             self.forced = self.auction.forced
@@ -578,10 +578,10 @@ class Round:
     # --------------------------------------------------------- exchange
     def name_trump(self, trump: str, seat: int | str | None = None) -> None:
         """The declarer names trump: a color, or 'none' where the rules allow it."""
-        self._need("exchange", f"name trump {trump!r}")
+        self._need("exchange", f"name trump {shown(trump)}")
         self._check_declarer(seat, "name trump")
         if self.trump is not None:
-            raise IllegalActionError(f"cannot name trump {trump!r}: trump is already {self.trump}")
+            raise IllegalActionError(f"cannot name trump {shown(trump)}: trump is already {self.trump}")
         self.trump = _check_trump(self.rules, trump)
         self._maybe_start_play()
 
@@ -729,7 +729,7 @@ class Match:
         if self.is_over:
             raise IllegalActionError(f"the match is over: party {self.winner} won with {self.totals}")
         if "dealer" in kwargs:
-            raise IllegalActionError(f"new_round(dealer={kwargs['dealer']!r}): the match passes the deal "
+            raise IllegalActionError(f"new_round(dealer={shown(kwargs['dealer'])}): the match passes the deal "
                                      f"itself (now {self.rules.seat_names[self.dealer]})")
         return Round(random_deal(self.rules, self._rng), self.dealer, **kwargs)
 
@@ -750,7 +750,7 @@ class Match:
         if result.rules != self.rules:
             theirs, ours = result.rules.spec(), self.rules.spec()
             why = "" if theirs != ours else " (the same knobs, another deck or counters)"
-            raise IllegalActionError(f"a hand under {theirs!r} cannot count in a match under {ours!r}{why}")
+            raise IllegalActionError(f"a hand under {shown(theirs)} cannot count in a match under {shown(ours)}{why}")
         for p, s in enumerate(result.score):
             self.totals[p] += s
         self.results.append(result)

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from .cards import (COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, ascii_lower, ascii_upper,
-                    mask_indices, shown)
+                    _hex, mask_indices, shown)
 from .errors import RulesError
 
 BIRD_RANKS = ("high", "ten_and_half", "low", "none")
@@ -84,12 +84,12 @@ class Rules:
     def preset(cls, name: str) -> "Rules":
         """A preset of RULES.md by name (case and spaces ignored)."""
         if not isinstance(name, str):
-            raise RulesError(f"rules preset {name!r}: expected a name, one of {', '.join(PRESETS)}")
+            raise RulesError(f"rules preset {shown(name)}: expected a name, one of {', '.join(PRESETS)}")
         try:
             return PRESETS[ascii_lower(name.strip())]
         except KeyError:
             raise RulesError(
-                f"unknown rules preset {name!r}: choose one of {', '.join(PRESETS)}"
+                f"unknown rules preset {shown(name)}: choose one of {', '.join(PRESETS)}"
             ) from None
 
     @classmethod
@@ -140,7 +140,7 @@ class Rules:
                 raise RulesError(f"rules knob {key}={shown(value)}: expected true or false")
         seats = knobs.get("seats", self.seats)
         if _is_int(seats) and not 2 <= seats <= 6:
-            raise RulesError(f"seats={seats}: must be 2..6")
+            raise RulesError(f"seats={shown(seats)}: must be 2..6")
         if "seats" in knobs and "teams" not in knobs and self.teams is not None and _is_int(seats) \
                 and len(self.teams) != seats:
             example = "".join(str(i % 2) for i in range(max(seats, 2)))
@@ -179,10 +179,10 @@ class Rules:
             if number not in range(1, 15) or points < 0:
                 raise bad(f"counter ({number}, {points}): a number 1..14 worth 0 points or more")
         if self.bird not in BIRD_RANKS:
-            raise bad(f"bird={self.bird!r} must be one of {', '.join(BIRD_RANKS)}")
+            raise bad(f"bird={shown(self.bird)} must be one of {', '.join(BIRD_RANKS)}")
         for key, choices in _CHOICE_KNOBS.items():
             if getattr(self, key) not in choices:
-                raise bad(f"{key}={getattr(self, key)!r} must be one of {', '.join(choices)}")
+                raise bad(f"{key}={shown(getattr(self, key))} must be one of {', '.join(choices)}")
         if self.double_bird and self.bird == "none":
             raise bad("double_bird=true needs a Rook in the deck (bird is none)")
         if not self.numbers:
@@ -259,9 +259,13 @@ class Rules:
     def _check_types(self) -> None:
         """Knob values of the wrong type (e.g. from ``with_knobs``), before anything formats them."""
         def wrong(key: str, expected: str) -> RulesError:
-            return RulesError(f"rules knob {key}={getattr(self, key)!r}: expected {expected}")
+            return RulesError(f"rules knob {key}={shown(getattr(self, key))}: expected {expected}")
 
-        is_int = _is_int
+        def is_int(x: Any) -> bool:
+            # a number too long for str() (over 4,300 digits) could not be
+            # written in spec() or in the message that refuses it
+            return _is_int(x) and x.bit_length() <= _MAX_KNOB_BITS
+
         for key in _BOOL_KNOBS + ("no_trump",):
             if not isinstance(getattr(self, key), bool):
                 raise wrong(key, "true or false")
@@ -271,7 +275,9 @@ class Rules:
         for key in _INT_KNOBS + ("seats", "bird_points"):
             v = getattr(self, key)
             if not is_int(v) and not (v is None and key in _BID_KNOBS):
-                raise wrong(key, "a whole number")
+                raise wrong(key, "a whole number" + (" of at most 4,200 digits" if _is_int(v) else ""))
+        if not -2**63 <= self.target < 2**63:  # the only knob with no bound of its own below
+            raise wrong("target", "a whole number of 64 bits")
         if not isinstance(self.name, str) or not self.name.strip():
             raise wrong("name", "a name: a preset's, or one's own")
         if not (isinstance(self.counters, tuple) and all(
@@ -400,7 +406,7 @@ class Rules:
         if index is None:
             raise RulesError(f"card {shown(card)}: expected a Card, a card index or card text such as 'B14'")
         if not 0 <= index < 64 or not self.deck_mask >> index & 1:
-            raise RulesError(f"card {card!r}: not a card of the {self.spec()!r} deck")
+            raise RulesError(f"card {shown(card)}: not a card of the {self.spec()!r} deck")
         return self._points_by_index[index]
 
     def points_of_mask(self, mask: int | Hand) -> int:
@@ -410,7 +416,7 @@ class Rules:
         if m is None:
             raise RulesError(f"mask {shown(mask)}: expected an int bit mask of card indices or a Hand")
         if m < 0 or m & ~self.deck_mask:
-            raise RulesError(f"mask {m:#x}: has bits that are no card of the {self.spec()!r} deck")
+            raise RulesError(f"mask {_hex(m)}: has bits that are no card of the {self.spec()!r} deck")
         table = self._points_by_index
         total = 0
         while m:
@@ -497,7 +503,9 @@ class Rules:
 
     def check_seat(self, seat: str) -> int:
         """Index of a seat name (case ignored) or raise."""
-        s = ascii_upper(str(seat).strip())
+        if not isinstance(seat, str):  # str(None) would be read as a name, str(b'N') as "b'N'"
+            raise RulesError(f"seat {shown(seat)}: expected a seat name, one of {' '.join(self.seat_names)}")
+        s = ascii_upper(seat.strip())
         names = self.seat_names
         if s not in names:
             raise RulesError(f"seat {shown(seat)}: choose one of {' '.join(names)}")
@@ -555,6 +563,9 @@ class Rules:
         if self.first_lead == "left_of_declarer":
             return self.left_of(declarer)
         return self.left_of(dealer)
+
+
+_MAX_KNOB_BITS = 14_000  # about 4,200 decimal digits: str() writes up to 4,300
 
 
 def _whole_or_as_is(value: Any) -> Any:

@@ -1,0 +1,87 @@
+"""Arguments found by fuzzing the library: each is refused with a RookError
+that quotes it (cut short), never with an error from writing the message."""
+
+import numpy as np
+import pytest
+
+from rook_analyze.solver import Card, Hand, RookError, Rules, random_deal
+from rook_analyze.solver.cards import shown
+
+HUGE = 10 ** 5000  # too long for repr: Python refuses ints of over 4,300 digits
+
+
+def test_shown_writes_what_repr_cannot():
+    assert shown(HUGE) == "an int of about 5,000 digits"
+    assert shown((5, HUGE)) == "a tuple that cannot be written out"
+    assert shown(7) == "7"
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Card("B", HUGE), lambda: Card.from_index(HUGE), lambda: Hand(HUGE), lambda: Hand(-HUGE),
+    lambda: Rules.preset("hasbro").card_points(HUGE), lambda: Rules.preset("hasbro").seat_index(HUGE),
+    lambda: Rules.preset(HUGE), lambda: Rules.preset("hasbro").check_trump(HUGE),
+    lambda: random_deal("hasbro", -HUGE), lambda: random_deal("hasbro", 1).hand(HUGE),
+    lambda: Rules.preset("hasbro").with_knobs(target=HUGE),
+    lambda: Rules.preset("hasbro").with_knobs(nest_size=HUGE),
+    lambda: Rules.preset("hasbro").with_knobs(numbers=(5, HUGE)),
+    lambda: Rules.preset("hasbro").with_knobs(most_tricks=(HUGE, 1)),
+])
+def test_huge_ints_are_refused_with_a_short_message(call):
+    with pytest.raises(RookError) as e:
+        call()
+    assert len(str(e.value)) < 400
+
+
+def test_int_knobs_are_64_bit():
+    hasbro = Rules.preset("hasbro")
+    assert hasbro.with_knobs(target=2**63 - 1).spec() == f"hasbro,target={2**63 - 1}"
+    with pytest.raises(RookError, match=r"target=9223372036854775808: expected a whole number of 64 bits"):
+        hasbro.with_knobs(target=2**63)
+
+
+def test_long_inputs_are_cut_short():
+    with pytest.raises(RookError) as e:
+        Card.from_rdn("x" * 3000)
+    assert len(str(e.value)) < 400
+    with pytest.raises(RookError) as e:
+        Rules.preset("hasbro").with_knobs(target="9" * 3000)
+    assert len(str(e.value)) < 400
+
+
+def test_with_hands_refuses_a_0d_array():
+    deal = random_deal("hasbro", 1)
+    with pytest.raises(RookError, match=r"hands array\(1\)"):
+        deal.with_hands(np.array(1))
+
+
+def test_check_seat_takes_names_only():
+    hasbro = Rules.preset("hasbro")
+    for seat in (HUGE, None, b"N", 0):
+        with pytest.raises(RookError, match="expected a seat name"):
+            hasbro.check_seat(seat)
+    with pytest.raises(RookError, match="seats=an int of about 5,000 digits: must be 2..6"):
+        hasbro.with_knobs(seats=HUGE)
+
+
+def test_constraint_parse_takes_text_only():
+    from rook_analyze.analysis import Constraint
+    for text in (HUGE, None, b"E:B>=3", ["E:B>=3"]):
+        with pytest.raises(RookError, match="expected SEAT:FEATURE OP N"):
+            Constraint.parse(text)
+    assert Constraint.parse("E:B>=3").text() == "E:B>=3"
+
+
+def test_analysis_huge_ints_are_rook_errors():
+    from rook_analyze.analysis import analyze_nest, bid_curve
+    deal = random_deal("hasbro,hand_size=4", 5)
+    with pytest.raises(RookError, match="bid an int of about 5,000 digits"):
+        analyze_nest(deal.hands[0], deal.nest, "hasbro,hand_size=4", bid=HUGE, samples=2, seed=1, threads=1)
+    with pytest.raises(RookError, match="not an int of about 5,000 digits"):
+        bid_curve(HUGE)
+
+
+def test_a_time_limit_beyond_floats_is_no_limit():
+    from rook_analyze.analysis import analyze_hand
+    deal = random_deal("hasbro,hand_size=3", 5)
+    report = analyze_hand(deal.hands[0], "hasbro,hand_size=3", samples=2, seed=1, threads=1, time_limit=HUGE)
+    assert report.timed_out is False and len(report.detail) == 2
