@@ -55,7 +55,7 @@ import numpy as np
 
 from rook_analyze.solver.cards import (BIRD_MASK, COLORS, Hand, ascii_lower, ascii_upper, first_card, mask_indices,
                                         shown)
-from rook_analyze.solver.deal import Deal
+from rook_analyze.solver.deal import MAX_SEED, Deal
 from rook_analyze.solver.errors import (ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError,
                                          plural)
 from rook_analyze.solver.rules import Rules
@@ -418,7 +418,7 @@ class DealSampler:
     @staticmethod
     def generator(seed: int, index: int) -> np.random.Generator:
         """The random generator of sample ``index`` of ``seed``."""
-        seed, index = whole("seed", seed, 0), whole("index", index, 0)
+        seed, index = whole("seed", seed, 0, most=MAX_SEED), whole("index", index, 0)
         return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(index,)))
 
     def deal(self, index: int, seed: int) -> Deal:
@@ -694,7 +694,7 @@ def resolve_seed(seed: int | None) -> int:
     """The seed a report uses: the one given, or fresh entropy (then reported)."""
     if seed is None:
         return int(np.random.SeedSequence().entropy % (2 ** 63))
-    return whole("seed", seed, 0)
+    return whole("seed", seed, 0, most=MAX_SEED)
 
 
 def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,

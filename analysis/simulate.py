@@ -49,13 +49,13 @@ import pyarrow.parquet as pq
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.solver.cards import Hand, shown
-from rook_analyze.solver.deal import Deal, random_deal
+from rook_analyze.solver.deal import MAX_SEED, Deal, random_deal
 from rook_analyze.solver.errors import RookError
 from rook_analyze.solver import api
 from rook_analyze.solver.api import stop_requested, table_bits
 from rook_analyze.solver.rules import Rules
 
-from .inputs import callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count, whole
+from .inputs import callable_or_none, folder, hand_and_nest, is_whole, number, threads_count, whole
 
 SCHEMA_VERSION = 1
 MAX_DEALS = 2**31 - 1
@@ -121,7 +121,7 @@ class Plan:
                 raise SimulationError(f"rules={shown(self.rules)}: {e}") from None
         whole("deals", self.deals, 1, error=SimulationError, small="need at least 1 deal")
         whole("chunk_size", self.chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
-        whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more")
+        whole("seed", self.seed, 0, error=SimulationError, small="must be 0 or more", most=MAX_SEED)
         whole("schema_version", self.schema_version, 1, error=SimulationError)
         for name in ("rules", "dealer", "policy"):
             if not isinstance(getattr(self, name), str):
@@ -201,7 +201,7 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
     if chunk_size is None:
         chunk_size = default_chunk_size(deals)
     chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
-    seed = optional_whole("seed", seed, 0, error=SimulationError)
+    seed = None if seed is None else whole("seed", seed, 0, error=SimulationError, most=MAX_SEED)
     if not rules.spec_rebuilds():
         # workers and a resume rebuild the rules from the plan's text
         raise SimulationError(f"rules {rules.spec()!r}: simulate needs rules its text form rebuilds "
@@ -1066,7 +1066,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
     if chunk_size is not None:
         chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
-    seed = optional_whole("seed", seed, 0, error=SimulationError)
+    seed = None if seed is None else whole("seed", seed, 0, error=SimulationError, most=MAX_SEED)
     out_path = Path(folder("out", out, error=SimulationError))
     if resume and (seed is None or chunk_size is None) and (out_path / META_FILE).exists():
         stored = load_plan(out_path)

@@ -216,22 +216,30 @@ def _parse_hand(text: str, who: str) -> Hand:
         raise type(e)(f"{e} (in {who})") from None
 
 
+# The largest seed: 64 bits, as a seed is stored (a simulate plan, a report's
+# json) and read back by other programs; a seed of thousands of digits was
+# taken and then could not be written out (Python's int-to-text limit)
+MAX_SEED = 2 ** 64 - 1
+
+
 def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """The generator a seed stands for: None (fresh), a whole number 0 or more,
-    a numpy Generator (used as it is), SeedSequence or BitGenerator."""
+    """The generator a seed stands for: None (fresh), a whole number 0 to
+    ``MAX_SEED``, a numpy Generator (used as it is), SeedSequence or BitGenerator."""
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
         return np.random.default_rng(seed)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise RookError(f"seed {shown(seed)}: expected a whole number 0 or more (or a numpy Generator, or None)")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed <= MAX_SEED):
+        raise RookError(f"seed {shown(seed)}: expected a whole number, 0 to 2**64 - 1 (or a numpy Generator, "
+                        "or None)")
     return np.random.default_rng(seed)
 
 
 def random_deal(rules: Rules | str, seed: int | np.random.Generator | None = None) -> Deal:
     """One uniformly random deal: ``hand_size`` cards a seat, ``nest_size`` to
     the nest, any remainder out of play. ``seed``: None (fresh randomness), a
-    whole number 0 or more (the same deal for the same seed and rules), or a
+    whole number 0 to 2**64 - 1 (the same deal for the same seed and rules), or a
     numpy Generator, SeedSequence or BitGenerator."""
     rules = Rules.from_spec(rules)
     rng = seeded_rng(seed)

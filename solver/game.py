@@ -25,7 +25,7 @@ plain functions.
 
 Rules are a ``Rules`` or their text (``"hasbro,bird=low"``); seats a name or
 an index; the dealer defaults to ``rules.last_seat`` (W), as in the solver
-and the command line; a seed is a whole number 0 or more, None or a numpy
+and the command line; a seed is a whole number 0 to 2**64 - 1, None or a numpy
 ``Generator``. Bad input raises a ``RookError`` that quotes it.
 """
 

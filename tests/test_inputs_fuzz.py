@@ -85,3 +85,24 @@ def test_a_time_limit_beyond_floats_is_no_limit():
     deal = random_deal("hasbro,hand_size=3", 5)
     report = analyze_hand(deal.hands[0], "hasbro,hand_size=3", samples=2, seed=1, threads=1, time_limit=HUGE)
     assert report.timed_out is False and len(report.detail) == 2
+
+
+def test_seeds_are_64_bit():
+    # a seed is stored (a plan, a report's json) and read back by other programs; one of thousands of
+    # digits was taken, and the report could then not be written out
+    from rook_analyze.analysis.hand import analyze_hand
+    from rook_analyze.analysis.nest import analyze_nest
+    from rook_analyze.analysis.simulate import simulate
+    from rook_analyze.solver import RookError, random_deal
+
+    small = "hasbro,hand_size=3"
+    for seed in (2 ** 64, 10 ** 5000):
+        with pytest.raises(RookError, match="seed"):
+            analyze_hand("B14 B12 B9", small, samples=2, seed=seed)
+        with pytest.raises(RookError, match="seed"):
+            analyze_nest("B14 B12 B9", "R5 R6 R7 R8 R9", small, samples=2, seed=seed)
+        with pytest.raises(RookError, match="seed"):
+            random_deal("hasbro", seed)
+        with pytest.raises(RookError, match="seed"):
+            simulate(small, 4, "/nonexistent/never-made", seed=seed)
+    assert random_deal("hasbro", 2 ** 64 - 1) == random_deal("hasbro", 2 ** 64 - 1)
