@@ -231,8 +231,8 @@ def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
         return np.random.default_rng(seed)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
                              or not 0 <= seed <= MAX_SEED):
-        raise RookError(f"seed {shown(seed)}: expected a whole number, 0 to 2**64 - 1 (or a numpy Generator, "
-                        "or None)")
+        raise RookError(f"seed {shown(seed)}: expected a whole number 0 or more, at most 2**64 - 1 (or a numpy "
+                        "Generator, or None)")
     return np.random.default_rng(seed)
 
 
