@@ -7,9 +7,8 @@ import time
 import click
 import numpy as np
 
-from rook_analyze.cli.common import compile_notice, emit, output_format, progress, rules_option
+from rook_analyze.cli.common import SEED, compile_notice, emit, output_format, progress, rules_option
 from rook_analyze.solver import COLORS, PRESETS, Hand, Rules, random_deal, random_deals, solve
-from rook_analyze.solver.deal import MAX_SEED
 
 
 # the presets timed by default: their deals solve in a fraction of a second to seconds
@@ -56,7 +55,7 @@ def bench_rules(rules: Rules, deals: int, seed: int, bar) -> dict:
                    "dixie40 (13-card deals, full and bridge, take seconds to minutes each: ask for them).")
 @click.option("--deals", type=click.IntRange(min=1), default=10, show_default=True,
               help="Random full deals per rules.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True, help="Random seed for the deals.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the deals.")
 @output_format(("table", "json", "csv"))
 def bench(rules: tuple[Rules, ...], deals: int, seed: int, fmt: str) -> None:
     """Solver speed on random full deals.

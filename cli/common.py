@@ -23,6 +23,7 @@ from rook_analyze.analysis.inputs import output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
 from rook_analyze.solver.api import ctrl_c_stops_searches
+from rook_analyze.solver.deal import MAX_SEED
 
 TRUMPS = ("B", "R", "Y", "G", "none")
 
@@ -289,6 +290,23 @@ def seat_index(rules: Rules, seat: str | None, option: str, default: str) -> int
         seat = rules.first_seat if default == "first" else rules.last_seat
     return checked(rules.check_seat, seat, what=option)
 TRUMP = TrumpType()
+
+
+class SeedRange(click.IntRange):
+    """``--seed``: a whole number 0 to ``MAX_SEED`` (64 bits). click's own
+    message quotes a number of thousands of digits in full; this one cuts
+    it short."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0, max=MAX_SEED)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, str) and len(value.strip()) > len(str(MAX_SEED)):
+            self.fail(f"{shown(value)}: expected a whole number 0 to {MAX_SEED}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+SEED = SeedRange()
 
 
 def rules_option(required: bool = True, **kw: Any) -> Callable:

@@ -7,17 +7,16 @@ import json
 
 import click
 
-from rook_analyze.cli.common import (checked, constraint_option, emit, format_csv, known_option, output_format,
+from rook_analyze.cli.common import (SEED, checked, constraint_option, emit, format_csv, known_option, output_format,
                                      rules_option)
 from rook_analyze.solver import Rules, random_deals
-from rook_analyze.solver.deal import MAX_SEED
 
 
 @click.command()
 @rules_option()
 @click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many deals.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Random seed: the same seed and rules (and --known and --constraint) give the same deals. "
                    "Default: fresh randomness (with --known or --constraint, a fresh seed, said on standard "
                    "error).")

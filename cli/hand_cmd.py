@@ -10,13 +10,12 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
+from rook_analyze.cli.common import (SEED, BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
                                      compile_notice, constraint_option, detail_option, emit_report, format_table,
                                      joined, known_option, output_format, progress, read_deal_lines,
                                      rounded_records, rules_option, save_csv, save_figure, seat_index,
                                      slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
-from rook_analyze.solver.deal import MAX_SEED
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -33,7 +32,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                    + DEALER_DEFAULT)
 @click.option("--samples", "-n", type=click.IntRange(min=1, max=MAX_SAMPLES), default=500, show_default=True,
               help="Sampled deals (the most, with --precision).")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
 @known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "

@@ -11,12 +11,11 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
+from rook_analyze.cli.common import (SEED, BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, emit_report,
                                      format_table, known_option, output_format, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
-from rook_analyze.solver.deal import MAX_SEED
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
@@ -44,7 +43,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="Options (trump and discards) that enter the first round: the policy's choice first, "
                    "its discards for each other trump next (fewer options than trumps leave a trump out), "
                    "then the best by the quick estimate.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
 @click.option("--top", "-k", type=click.IntRange(min=1), default=DEFAULT_TOP, show_default=True,
               help="Options to show.")

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import click
 
-from rook_analyze.cli.common import BadInput, compile_notice, emit, output_format, rules_option
+from rook_analyze.cli.common import SEED, BadInput, compile_notice, emit, output_format, rules_option
 from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
 from rook_analyze.solver import Rules
-from rook_analyze.solver.deal import MAX_SEED
 
 
 @click.command()
@@ -19,7 +18,7 @@ from rook_analyze.solver.deal import MAX_SEED
 @click.option("--deals", type=click.IntRange(min=1), required=True, help="How many random deals.")
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True, metavar="DIR",
               help="Dataset folder: new or empty, or the folder of an earlier run with --resume.")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Random seed: the same seed, rules and deals give the same dataset. "
                    "Default: a fresh seed, stored in the dataset (--resume reuses it).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,

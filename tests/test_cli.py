@@ -243,6 +243,20 @@ def test_a_long_bad_input_is_quoted_cut_short(args, names):
     assert len(result.stderr) < 600 and "..." in result.stderr
 
 
+@pytest.mark.parametrize("command", ["deal", "bench", "hand", "nest", "simulate"])
+def test_seeds_are_64_bit_on_every_command(command):
+    # one check for every --seed; a number of thousands of digits is quoted cut short
+    huge = run(command, "--seed", "9" * 5000)
+    assert_bad_input(huge, "--seed", "'999")
+    assert len(huge.stderr) < 400
+    assert_bad_input(run(command, "--seed", str(2 ** 64)), "--seed", str(2 ** 64))
+
+
+def test_the_largest_seed_deals():
+    result = run("deal", "--rules", "hasbro", "--seed", str(2 ** 64 - 1))
+    assert result.exit_code == 0 and result.stdout.count("nest:") == 1
+
+
 def test_a_bad_trump_is_quoted_as_typed():
     assert_bad_input(run("solve", "--rules", "hasbro", "--trump", "no", "--declarer", "N", "x"), "'no'")
 
