@@ -68,6 +68,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
+import numpy as np
+
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, shown
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import IllegalActionError
@@ -163,6 +165,8 @@ class HeuristicPolicy:
         ``protect_counters``: keep the losing counters in hand where the
         discards allow (no step 3; step 5 fills with non-counters first,
         whatever the colors)."""
+        if not isinstance(protect_counters, (bool, np.bool_)):  # "False" or 0.5 would read as True
+            raise IllegalActionError(f"protect_counters={shown(protect_counters)}: expected True or False")
         rules = Rules.from_spec(rules)
         cards = as_hand(cards, rules)
         trump = rules.check_trump(trump) if isinstance(trump, str) else trump

@@ -28,7 +28,7 @@ import pandas as pd
 
 from rook_analyze.analysis.features import color_ranks
 from rook_analyze.analysis.policy import POLICY_REVISION
-from rook_analyze.analysis.simulate import META_FILE, SimulationError, load_plan, read_dataset
+from rook_analyze.analysis.simulate import SimulationError, load_plan, read_dataset
 from rook_analyze.solver.cards import COLORS, shown
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
@@ -48,6 +48,7 @@ FEATURE_TEXT = {
 TARGETS = {"policy": "policy_points", "best": "best_points"}
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
 MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
+MAX_BUCKETS = 100  # bid-success groups: each wants hundreds of hands (the CLI takes 1 to 10)
 POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
@@ -301,7 +302,7 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
     """P(points >= bid) for each bid, by hand-count bucket (one row a bucket;
     bucket edges on multiples of ``step``), then all hands. ``count`` None (no
     hand count): the all-hands row alone, its ``mean_count`` NaN."""
-    buckets = whole("buckets", buckets, 1, error=SimulationError)
+    buckets = whole("buckets", buckets, 1, error=SimulationError, most=MAX_BUCKETS)
     step = whole("step", step, 1, error=SimulationError)
     _check_target(frame, target)
     if count is None:
@@ -516,10 +517,8 @@ def build_report(out: str | Path, target: str = "policy", buckets: int = 5) -> R
     out = folder("out", out, error=SimulationError)
     if not isinstance(target, str) or target not in TARGETS:
         raise SimulationError(f"target {shown(target)}: choose one of {', '.join(TARGETS)}")
-    buckets = whole("buckets", buckets, 1, error=SimulationError)
-    if not Path(out, META_FILE).exists():
-        raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it")
-    plan = load_plan(out)
+    buckets = whole("buckets", buckets, 1, error=SimulationError, most=MAX_BUCKETS)
+    plan = load_plan(out)  # its errors: no plan there (not a dataset), a path the system refuses
     rules = Rules.from_spec(plan.rules)
     frame = load_frame(out)
     col = TARGETS[target]

@@ -418,10 +418,10 @@ def load_plan(out: str | os.PathLike) -> Plan:
     try:
         text = meta.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SimulationError(f"{str(out)!r} is not a simulate dataset: no {META_FILE} in it") from None
+        raise SimulationError(f"{shown(str(out))} is not a simulate dataset: no {META_FILE} in it") from None
     except (OSError, UnicodeDecodeError) as e:
         why = e.strerror if isinstance(e, OSError) and e.strerror else "not UTF-8 text"
-        raise SimulationError(f"{str(meta)!r} cannot be read ({why})") from None
+        raise SimulationError(f"{shown(str(meta))} cannot be read ({why})") from None
     return Plan.from_json(text, str(meta))
 
 

@@ -16,6 +16,7 @@ import threading
 import time
 import weakref
 from collections import deque
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -784,6 +785,9 @@ def _broadcast(value, m: int, name: str) -> list:
         return [value] * m
     if isinstance(value, (set, frozenset)):  # its order would follow the hash seed
         raise DealError(f"{name} {shown(value)}: a set has no order; give one value a deal, in the deals' order")
+    if isinstance(value, Mapping):  # list() would take its keys for the values
+        raise DealError(f"{name} {shown(value)}: expected one value for every deal or a sequence of one per "
+                        f"deal, not a mapping")
     try:
         out = list(value)
     except TypeError:

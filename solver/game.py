@@ -228,7 +228,11 @@ def _parse_bid(value: int | str | None) -> int | None:
             return None
         if not re.fullmatch(r"[0-9]+", text):  # int() would also take other scripts' digits
             raise IllegalActionError(f"call {shown(value)}: expected a bid (a number) or pass")
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # over Python's 4,300 digits: no bid is near that
+            raise IllegalActionError(f"call {shown(value)}: a bid of {len(text):,} digits, above any "
+                                     f"max_bid") from None
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
     raise IllegalActionError(f"call {shown(value)}: expected a bid (a number) or pass")
@@ -337,7 +341,7 @@ class Auction:
             if s != who:
                 raise IllegalActionError(f"it is {self._name(who)}'s turn to call, not {self._name(s)}")
         if amount is not None:
-            what = f"bid {amount} by {self._name(who)}"
+            what = f"bid {shown(amount)} by {self._name(who)}"  # shown: an int too long to write
             if amount % 5:
                 raise IllegalActionError(f"{what}: bids are multiples of 5")
             if amount > r.max_bid:

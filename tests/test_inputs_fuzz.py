@@ -106,3 +106,51 @@ def test_seeds_are_64_bit():
         with pytest.raises(RookError, match="seed"):
             simulate(small, 4, "/nonexistent/never-made", seed=seed)
     assert random_deal("hasbro", 2 ** 64 - 1) == random_deal("hasbro", 2 ** 64 - 1)
+
+
+@pytest.mark.parametrize("bid", [HUGE, "9" * 5000], ids=["huge-int", "huge-text"])
+def test_a_bid_too_long_to_write_is_an_illegal_action(bid):
+    from rook_analyze.solver import IllegalActionError
+    from rook_analyze.solver.game import Auction, Round
+    with pytest.raises(IllegalActionError, match=r"^call '9999.*\.\.\.: a bid of 5,000 digits|^bid an int of"):
+        Auction("hasbro").call(bid)
+    deal = random_deal(Rules.from_spec("hasbro"), 1)
+    with pytest.raises(IllegalActionError):
+        Round(deal).call(bid)
+    with pytest.raises(IllegalActionError):
+        Round(deal, declarer="N", bid=bid)
+
+
+@pytest.mark.parametrize("bad", ["False", 0, 1, 0.5, float("nan"), None, np.array([True, False])])
+def test_protect_counters_takes_true_or_false_only(bad):
+    from rook_analyze.analysis.policy import HeuristicPolicy
+    from rook_analyze.solver import IllegalActionError
+    rules = Rules.from_spec("hasbro")
+    deal = random_deal(rules, 1)
+    cards = deal.hands[0] | deal.nest
+    with pytest.raises(IllegalActionError, match=r"^protect_counters="):
+        HeuristicPolicy().discard(cards, "B", rules, protect_counters=bad)
+    assert HeuristicPolicy().discard(cards, "B", rules, protect_counters=np.True_) == \
+        HeuristicPolicy().discard(cards, "B", rules, protect_counters=True)
+
+
+@pytest.mark.parametrize("name", ["trumps", "declarers", "leaders", "groups"])
+def test_solve_batch_refuses_a_mapping_for_its_per_deal_values(name):
+    from rook_analyze.solver import DealError, solve_batch
+    deal = random_deal(Rules.from_spec("hasbro"), 1)
+    args = {"trumps": "B", "declarers": "N", name: {0: "E"}}
+    with pytest.raises(DealError, match=rf"^{name} \{{0: 'E'\}}: .*not a mapping"):
+        solve_batch([deal], **args)
+
+
+def test_report_buckets_and_long_folders_are_simulation_errors(tmp_path):
+    from rook_analyze.analysis.report import MAX_BUCKETS, build_report
+    from rook_analyze.analysis.simulate import SimulationError, read_dataset
+    for bad in (HUGE, 2 ** 64, MAX_BUCKETS + 1):
+        with pytest.raises(SimulationError, match=r"^buckets=.*: at most 100$"):
+            build_report(tmp_path, buckets=bad)
+    long = "x" * 3000  # a name the system refuses (too long): its error, cut short
+    for call in (build_report, read_dataset):
+        with pytest.raises(SimulationError, match=r"^'xxx.*\.\.\. cannot be read \(File name too long\)$") as e:
+            call(long)
+        assert len(str(e.value)) < 300
