@@ -134,6 +134,8 @@ class HeuristicPolicy:
     guard_winners: bool = True  # step 5 keeps the small cards under a winner (False: revision 2's fill)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise IllegalActionError(f"name={shown(self.name)}: expected the policy's name, a non-empty text")
         number("length_weight", self.length_weight, above=None, at_least=0, finite=True, error=IllegalActionError)
         if not isinstance(self.guard_winners, bool):
             raise IllegalActionError(f"guard_winners={shown(self.guard_winners)}: expected True or False")

@@ -55,6 +55,9 @@ def test_policy_fields_are_checked():
         HeuristicPolicy(length_weight="5")
     with pytest.raises(IllegalActionError, match=r"guard_winners='no': expected True or False"):
         HeuristicPolicy(guard_winners="no")
+    for name in (None, 3, ""):
+        with pytest.raises(IllegalActionError, match=r"name=.*: expected the policy's name"):
+            HeuristicPolicy(name=name)
 
 
 def test_trump_ties_go_to_the_longer_color_first():
