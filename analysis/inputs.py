@@ -48,9 +48,10 @@ def whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = Con
     raise error(f"{name}={shown(value)}: expected a whole number, {least} or more")
 
 
-def optional_whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError) -> int | None:
-    """None, or ``whole(name, value, least)``."""
-    return None if value is None else whole(name, value, least, error=error)
+def optional_whole(name: str, value: Any, least: int = 0, *, error: type[RookError] = ConstraintError,
+                   most: int | None = None) -> int | None:
+    """None, or ``whole(name, value, least, most=most)``."""
+    return None if value is None else whole(name, value, least, error=error, most=most)
 
 
 def threads_count(value: Any, name: str = "threads", *, error: type[RookError] = ConstraintError) -> int | None:

@@ -309,6 +309,17 @@ class SeedRange(click.IntRange):
 SEED = SeedRange()
 
 
+def finite(what: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A callback for a FloatRange option that also refuses nan and inf
+    (FloatRange lets them through, and the library then named the value by
+    its own argument, ``margin=nan``): '--OPTION nan: expected WHAT'."""
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and not math.isfinite(value):
+            raise BadInput(f"{param.opts[0]} {value:g}: expected {what}")
+        return value
+    return check
+
+
 def rules_option(required: bool = True, **kw: Any) -> Callable:
     """The shared ``--rules`` option."""
     kw.setdefault("help", f"Rules preset ({', '.join(PRESETS)}) and knob overrides, "

@@ -10,7 +10,7 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (SEED, BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, BadInput, check_detail_path, checked,
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, check_detail_path, checked,
                                      compile_notice, constraint_option, detail_option, emit_report, format_table,
                                      joined, known_option, output_format, progress, read_deal_lines,
                                      rounded_records, rules_option, save_csv, save_figure, seat_index,

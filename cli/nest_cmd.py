@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import click
 
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
@@ -11,8 +9,8 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (SEED, BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_detail_path,
-                                     checked, compile_notice, constraint_option, detail_option, emit_report,
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, check_detail_path,
+                                     checked, compile_notice, constraint_option, detail_option, emit_report, finite,
                                      format_table, known_option, output_format, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
@@ -53,7 +51,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="What the best option maximises: mean points, p_make (P(make the bid)) or score (points "
                    "if made, else minus the bid); the last two need --bid.")
 @click.option("--margin", type=click.FloatRange(min=0), default=DEFAULT_MARGIN, show_default=True, metavar="SE",
-              callback=lambda ctx, param, value: _margin(value),
+              callback=finite("a number of standard errors, 0 or more and finite"),
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")
@@ -127,13 +125,6 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     emit_report(report, fmt, _print_table)  # first: a file the system refuses to write loses no report
     if detail is not None:
         save_csv(report.detail, detail, "--detail")
-
-
-def _margin(value: float) -> float:
-    # FloatRange lets nan and inf through, which the library then named by its own argument (margin=nan)
-    if not math.isfinite(value):
-        raise BadInput(f"--margin {value:g}: expected a number of standard errors, 0 or more and finite")
-    return value
 
 
 def _print_table(report) -> None:

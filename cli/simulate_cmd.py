@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 import sys
 from pathlib import Path
 
 import click
 
-from rook_analyze.cli.common import SEED, BadInput, compile_notice, emit, output_format, rules_option
+from rook_analyze.cli.common import SEED, BadInput, compile_notice, emit, finite, output_format, rules_option
 from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
 from rook_analyze.solver import Rules
 
@@ -28,7 +27,7 @@ from rook_analyze.solver import Rules
                    "(started with 'dask scheduler' and 'dask worker ADDRESS'; each worker "
                    "needs rook-analyze installed).")
 @click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=CONNECT_TIMEOUT,
-              show_default=True, metavar="SECONDS", callback=lambda ctx, param, value: _seconds(value),
+              show_default=True, metavar="SECONDS", callback=finite("seconds, above 0 and finite"),
               help="With --scheduler: how long to wait for it to answer before giving up.")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "
@@ -88,14 +87,6 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     doc = summary.to_dict()
     doc.pop("by_worker", None)
     emit(doc if fmt == "json" else [{"field": k, "value": v} for k, v in doc.items()], fmt)
-
-
-def _seconds(value: float) -> float:
-    # FloatRange lets nan and inf through, which the library then named by its own argument
-    # (connect_timeout=nan); inf would wait for ever on an address that never answers
-    if not math.isfinite(value):
-        raise BadInput(f"--connect-timeout {value:g}: expected seconds, above 0 and finite")
-    return value
 
 
 def _nothing_to_resume(out: str) -> bool:

@@ -229,6 +229,11 @@ def shown(value: object) -> str:
             text = f"an int of about {int(digits):,} digits"
         else:
             text = f"a {type(value).__name__} that cannot be written out"
+    return _cut_short(text)
+
+
+def _cut_short(text: str) -> str:
+    """``text`` for an error message: at most 200 characters."""
     return text if len(text) <= 200 else text[:197] + "..."
 
 
@@ -394,5 +399,4 @@ def _bad_mask(mask: object) -> None:
 
 def _hex(mask: int) -> str:
     """A mask in hexadecimal for an error message, cut short when long."""
-    text = f"{mask:#x}"
-    return text if len(text) <= 200 else text[:197] + "..."
+    return _cut_short(f"{mask:#x}")
