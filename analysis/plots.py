@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rook_analyze.solver.errors import RookError, plural
-from rook_analyze.solver.cards import shown as quoted
+from rook_analyze.solver.cards import shown
 
 from .inputs import output_file
 
@@ -130,9 +130,9 @@ class PlotError(RookError):
 def check_report(report: object, kind: type, function: str, maker: str) -> None:
     """``report`` must be a ``kind`` (what ``maker`` returns), or raise ``PlotError``."""
     if not isinstance(report, kind):
-        shown = quoted(report)  # repr, or what stands for one that fails (an int of 5,000 digits)
-        shown = shown if len(shown) <= 100 else shown[:97] + "..."
-        raise PlotError(f"{function}() takes a {kind.__name__} (what {maker}() returns), not {shown}")
+        given = shown(report)  # repr, or what stands for one that fails (an int of 5,000 digits)
+        given = given if len(given) <= 100 else given[:97] + "..."
+        raise PlotError(f"{function}() takes a {kind.__name__} (what {maker}() returns), not {given}")
 
 
 def check_plot_path(path: str) -> str:
