@@ -781,8 +781,8 @@ def play_line(deal: Deal, trump: str, declarer: str | int, leader: str | int | N
 
 
 def _broadcast(value, m: int, name: str) -> list:
-    if isinstance(value, (str, int, np.integer)) or value is None:
-        return [value] * m
+    if isinstance(value, (str, bytes, int, np.integer)) or value is None:
+        return [value] * m  # bytes too: one label, not a sequence of small ints
     if isinstance(value, (set, frozenset)):  # its order would follow the hash seed
         raise DealError(f"{name} {shown(value)}: a set has no order; give one value a deal, in the deals' order")
     if isinstance(value, Mapping):  # list() would take its keys for the values
@@ -948,7 +948,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     cannot hold, an exception from ``progress``) stops the others' searches
     and is raised.
 
-    ``groups``: None, or a label per deal (any hashable; a single str or
+    ``groups``: None, or a label per deal (any hashable; a single str, bytes or
     int: the same label for all). Deals with the same label and the same
     game (rules, trump, declaring side, last trick's prize) are solved one
     after another on one thread and share its table,

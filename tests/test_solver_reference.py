@@ -296,6 +296,9 @@ def test_solve_batch_groups_really_share():
     # other labels, or another game (here another trump), do not share
     _, apart = solve_batch([d, d], "R", "N", threads=1, return_nodes=True, groups=[7, 8])
     assert min(apart) > 0.9 * min(alone)
+    # a bytes label is one label, as a str is (not a sequence of two small ints)
+    _, one = solve_batch([d, d], "R", "N", threads=1, return_nodes=True, groups=b"ab")
+    assert one[1] < min(alone) / 10
     _, b_alone = solve_batch([d], "B", "N", threads=1, return_nodes=True)
     _, trumps = solve_batch([d, d], ["B", "B"], "N", threads=1, return_nodes=True, groups=0)
     assert trumps[1] < b_alone[0] / 10  # sanity: B after B shares
