@@ -182,9 +182,12 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:
+        # a Ctrl-C in the middle of a large file too: the half-written temporary file goes
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if not isinstance(e, OSError):
+            raise
         raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
     click.echo(f"{option.lstrip('-')} saved to {path}", err=True)
 

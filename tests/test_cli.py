@@ -457,6 +457,23 @@ def test_a_closed_pipe_ends_quietly():
     assert err == "" and proc.returncode in (0, 1)
 
 
+
+def test_a_ctrl_c_while_a_detail_file_is_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """save_csv writes to a temporary name, then renames: a Ctrl-C (or SIGTERM)
+    in the middle of a large --detail took only OSError's path and left the
+    half-written temporary file in the user's folder."""
+    import pandas as pd
+
+    def interrupted(self, f, **kwargs):
+        f.write("sample,deal\n0,")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        common.save_csv(pd.DataFrame({"sample": [0]}), str(tmp_path / "detail.csv"), "--detail")
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------- output
 def test_table_aligns_and_formats_nested_values():
     text = format_table([{"a": 1, "name": "x", "v": {"B14": 3}}, {"a": 100, "name": "long", "v": None}])
