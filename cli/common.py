@@ -165,6 +165,21 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
     click.echo(f"plot saved to {path}", err=True)
 
 
+def output_then(output: Callable[[], None], after: Callable[[], None]) -> None:
+    """``output()`` (a command's data on standard output), then ``after()``
+    (its notes on standard error and the files its options named: --detail,
+    --plot). The data goes first, so a file the system refuses loses no
+    report. A reader that stopped early (``| head``) does not cost the files
+    either, the work of the whole run: they are written all the same, and
+    the closed pipe then ends the command as click ends it (quietly, status 1)."""
+    try:
+        output()
+    except BrokenPipeError:
+        after()
+        raise
+    after()
+
+
 def save_csv(frame: Any, path: str, option: str) -> None:
     """Write a DataFrame as CSV for an option such as ``--detail``: to a
     temporary file in the same folder, then renamed over ``path``, so an
