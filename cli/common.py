@@ -13,14 +13,17 @@ import io
 import json
 import math
 import os
+import signal
 import sys
 import tempfile
+import threading
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
 
 from rook_analyze.analysis.inputs import output_file
-from rook_analyze.solver import PRESETS, Deal, RookError, Rules
+from rook_analyze.solver import PRESETS, Deal, RookError, Rules, api
 from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
 from rook_analyze.solver.api import ctrl_c_stops_searches
 from rook_analyze.solver.deal import MAX_SEED
@@ -80,7 +83,7 @@ class RookGroup(click.Group):
         if ENVIRONMENT_ERROR is not None:
             raise BadInput(ENVIRONMENT_ERROR)
         try:
-            with ctrl_c_stops_searches():  # a Ctrl-C that Python drops still stops the run
+            with ctrl_c_stops_searches(), sigterm_stops_the_run():  # a Ctrl-C that Python drops still stops the run
                 return super().invoke(ctx)
         except click.ClickException as e:
             raise _one_line(e) from None
@@ -90,11 +93,54 @@ class RookGroup(click.Group):
             raise _refused(e) from None
         except MemoryError:  # memory the system will not give: status 1, as a refused write
             raise click.ClickException(_memory_text(ctx.invoked_subcommand)) from None
-        except KeyboardInterrupt:
-            # Ctrl-C: the searches have stopped (rook_analyze.solver.api); one
-            # line and the shell's status for an interrupt, 128 + SIGINT
-            click.echo("interrupted", err=True)
-            sys.exit(130)
+        except KeyboardInterrupt as e:
+            # Ctrl-C (or SIGTERM): the searches have stopped (rook_analyze.solver.api);
+            # one line and the shell's status for the signal, 128 + its number
+            word, status = stopped_by(e)
+            click.echo(word, err=True)
+            sys.exit(status)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (kill, timeout, a service manager), taken as a Ctrl-C is taken."""
+
+
+@contextmanager
+def sigterm_stops_the_run() -> Iterator[None]:
+    """While the block runs, SIGTERM stops the command as Ctrl-C does (its
+    searches, simulate's cluster, a half-written file; ``Terminated``, exit
+    status 143), rather than end the process on the spot: simulate's
+    workers were left to notice by themselves, with multiprocessing's
+    "leaked semaphore objects" warning and no word of --resume. Off the main
+    thread, or where a program has put in its own SIGTERM handler, the
+    block changes nothing."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    fired = False
+
+    def stop_and_raise(signum, frame):
+        nonlocal fired
+        fired = True
+        api._stop_all()  # as ctrl_c_stops_searches: a signal that Python drops still stops the searches
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop_and_raise)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if fired:  # cleared here too where SIGINT is ignored (a job run with &), and ctrl_c_stops_searches with it
+            api._stop[0] = 0
+
+
+def stopped_by(e: KeyboardInterrupt) -> tuple[str, int]:
+    """The word and exit status of a run stopped by a signal: Ctrl-C or SIGTERM."""
+    if isinstance(e, Terminated):
+        return "terminated", 128 + signal.SIGTERM
+    return "interrupted", 128 + signal.SIGINT
 
 
 def _refused(e: OSError) -> OSError | click.ClickException:
@@ -165,6 +211,21 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
     click.echo(f"plot saved to {path}", err=True)
 
 
+def output_then(output: Callable[[], None], after: Callable[[], None]) -> None:
+    """``output()`` (a command's data on standard output), then ``after()``
+    (its notes on standard error and the files its options named: --detail,
+    --plot). The data goes first, so a file the system refuses loses no
+    report. A reader that stopped early (``| head``) does not cost the files
+    either, the work of the whole run: they are written all the same, and
+    the closed pipe then ends the command as click ends it (quietly, status 1)."""
+    try:
+        output()
+    except BrokenPipeError:
+        after()
+        raise
+    after()
+
+
 def save_csv(frame: Any, path: str, option: str) -> None:
     """Write a DataFrame as CSV for an option such as ``--detail``: to a
     temporary file in the same folder, then renamed over ``path``, so an
@@ -182,9 +243,12 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
-    except OSError as e:
+    except BaseException as e:
+        # a Ctrl-C in the middle of a large file too: the half-written temporary file goes
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if not isinstance(e, OSError):
+            raise
         raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
     click.echo(f"{option.lstrip('-')} saved to {path}", err=True)
 

@@ -12,7 +12,7 @@ from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, check_detail_path, checked,
                                      compile_notice, constraint_option, detail_option, emit_report, format_table,
-                                     joined, known_option, output_format, progress, read_deal_lines,
+                                     joined, known_option, output_format, output_then, progress, read_deal_lines,
                                      rounded_records, rules_option, save_csv, save_figure, seat_index,
                                      slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
@@ -121,23 +121,25 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update,
                                                time_limit=time_limit))
-    emit_report(report, fmt, _print_table)  # first: a file the system refuses to write loses no report
-    if fmt != "table" and report.samples < samples:
-        # the table's header says so; a csv has no place for it
-        why = (f"time limit {time_limit:g} s reached" if report.timed_out else
-               f"recommendation settled (--precision {precision:g})")
-        click.echo(f"{why} after {plural(report.samples, 'sample')}: --samples {report.samples} "
-                   f"--seed {report.seed} repeats this report", err=True)
-    elif fmt != "table" and report.settled is False:
-        # json has settled; a csv has no place for it, and the table's header says it
-        click.echo(f"recommendation not settled at --precision {precision:g}: the --samples cap stopped the "
-                   f"run after {plural(report.samples, 'sample')}", err=True)
-    if detail is not None:
-        save_csv(report.detail, detail, "--detail")
-    if plot is not None:
-        from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
+    def notes_and_files() -> None:
+        if fmt != "table" and report.samples < samples:
+            # the table's header says so; a csv has no place for it
+            why = (f"time limit {time_limit:g} s reached" if report.timed_out else
+                   f"recommendation settled (--precision {precision:g})")
+            click.echo(f"{why} after {plural(report.samples, 'sample')}: --samples {report.samples} "
+                       f"--seed {report.seed} repeats this report", err=True)
+        elif fmt != "table" and report.settled is False:
+            # json has settled; a csv has no place for it, and the table's header says it
+            click.echo(f"recommendation not settled at --precision {precision:g}: the --samples cap stopped the "
+                       f"run after {plural(report.samples, 'sample')}", err=True)
+        if detail is not None:
+            save_csv(report.detail, detail, "--detail")
+        if plot is not None:
+            from rook_analyze.analysis.plots import bid_curve  # matplotlib only when drawing
 
-        save_figure(bid_curve(report), plot)
+            save_figure(bid_curve(report), plot)
+
+    output_then(lambda: emit_report(report, fmt, _print_table), notes_and_files)
 
 
 def _number(value: float | None, option: str, what: str, finite: bool) -> float | None:

@@ -11,7 +11,7 @@ from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, emit_report, finite,
-                                     format_table, known_option, output_format, progress, rounded_records,
+                                     format_table, known_option, output_format, output_then, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.errors import plural
@@ -122,9 +122,11 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
                                                trumps=trumps or None, objective=objective, margin=margin,
                                                known=list(known),
                                                constraints=parsed, threads=workers, progress=bar.update))
-    emit_report(report, fmt, _print_table)  # first: a file the system refuses to write loses no report
-    if detail is not None:
-        save_csv(report.detail, detail, "--detail")
+    def files() -> None:
+        if detail is not None:
+            save_csv(report.detail, detail, "--detail")
+
+    output_then(lambda: emit_report(report, fmt, _print_table), files)
 
 
 def _print_table(report) -> None:

@@ -9,7 +9,8 @@ import click
 import pandas as pd
 
 from rook_analyze.analysis.plots import check_plot_path
-from rook_analyze.cli.common import checked, format_table, output_format, plain, records_of, save_figure
+from rook_analyze.cli.common import (checked, format_table, output_format, output_then, plain, records_of,
+                                     save_figure)
 from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
 from rook_analyze.solver import Rules
 from rook_analyze.solver.errors import plural
@@ -58,15 +59,21 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
         checked(check_plot_path, plot, what="--plot")
     rep = build_report(directory, target=target.lower(), buckets=buckets)
     fmt = fmt.lower()
-    if fmt == "json":
-        click.echo(json.dumps(plain(rep.to_dict()), indent=2))
-    elif fmt == "csv":
-        # pandas writes floats in full (the shared csv printer rounds to 6 digits)
-        click.echo(rep.to_long().to_csv(index=False, lineterminator="\n"), nl=False)
-    else:
-        click.echo(render_table(rep))
-    if plot is not None:
-        save_figure(plot_report(rep), plot, dpi=130, bbox_inches="tight")
+
+    def output() -> None:
+        if fmt == "json":
+            click.echo(json.dumps(plain(rep.to_dict()), indent=2))
+        elif fmt == "csv":
+            # pandas writes floats in full (the shared csv printer rounds to 6 digits)
+            click.echo(rep.to_long().to_csv(index=False, lineterminator="\n"), nl=False)
+        else:
+            click.echo(render_table(rep))
+
+    def files() -> None:
+        if plot is not None:
+            save_figure(plot_report(rep), plot, dpi=130, bbox_inches="tight")
+
+    output_then(output, files)
 
 
 def _count_groups(step: int) -> str:

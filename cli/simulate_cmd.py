@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from rook_analyze.cli.common import SEED, BadInput, compile_notice, emit, finite, output_format, rules_option
+from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, finite, output_format, rules_option,
+                                     stopped_by)
 from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
 from rook_analyze.solver import Rules
 
@@ -77,9 +78,10 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     try:
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
                       chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout)
-    except KeyboardInterrupt:
-        _interrupted(out)
-        sys.exit(130)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the cluster is closed
+        word, status = stopped_by(e)
+        _interrupted(out, word)
+        sys.exit(status)
     except OSError as e:
         # a read or write the system refused during the run (a full disk, say): status 1;
         # a folder that cannot be made at all was refused before the run, as bad input
@@ -99,12 +101,12 @@ def _nothing_to_resume(out: str) -> bool:
         return False
 
 
-def _interrupted(out: str) -> None:
+def _interrupted(out: str, word: str = "interrupted") -> None:
     try:
         plan = load_plan(out)
     except Exception:
-        click.echo(f"interrupted; nothing written to {out!r}", err=True)
+        click.echo(f"{word}; nothing written to {out!r}", err=True)
         return
     done = sum(plan.chunk_span(i)[1] for i in finished_chunks(out) if i < plan.chunks)
-    click.echo(f"interrupted: {done} of {plan.deals} deals are in {out!r} ({META_FILE} keeps the plan); "
+    click.echo(f"{word}: {done} of {plan.deals} deals are in {out!r} ({META_FILE} keeps the plan); "
                f"run the same command with --resume to finish", err=True)

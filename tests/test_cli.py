@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shlex
 import subprocess
@@ -455,6 +456,56 @@ def test_a_closed_pipe_ends_quietly():
     err = proc.stderr.read().decode()
     proc.wait(timeout=120)
     assert err == "" and proc.returncode in (0, 1)
+
+
+
+def test_a_ctrl_c_while_a_detail_file_is_written_leaves_no_temporary_file(tmp_path, monkeypatch):
+    """save_csv writes to a temporary name, then renames: a Ctrl-C (or SIGTERM)
+    in the middle of a large --detail took only OSError's path and left the
+    half-written temporary file in the user's folder."""
+    import pandas as pd
+
+    def interrupted(self, f, **kwargs):
+        f.write("sample,deal\n0,")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        common.save_csv(pd.DataFrame({"sample": [0]}), str(tmp_path / "detail.csv"), "--detail")
+    assert list(tmp_path.iterdir()) == []
+
+
+
+def run_into_a_closed_pipe(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    """The command with standard output a pipe whose reader has already gone
+    (``| head -1`` once head has exited): its first write fails with EPIPE."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([sys.executable, "-m", "rook_analyze.cli", *args], stdout=write,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=cwd, timeout=300)
+    finally:
+        os.close(write)
+
+
+@pytest.mark.parametrize("command", [
+    ["hand", "B14 B12 R13 Y11 G9", "--rules", "hasbro,hand_size=5", "-n", "1", "--seed", "1", "--plot", "curve.png"],
+    ["nest", "--rules", "hasbro,hand_size=5", "--hand", "B14 B12 R13 Y11 G9", "--nest", "Rook B5 R10 G8 G5",
+     "--samples", "2", "--candidates", "2", "--seed", "1"],
+])
+def test_a_reader_that_stops_early_costs_no_detail_or_plot_file(tmp_path, command):
+    """`hand ... --detail d.csv | head -2`: the table is written a line at a
+    time and head leaves after two, so the next line met a closed pipe, and
+    the files the run was asked for (the work of the whole run) were not
+    written, without a word. They are written all the same, then the
+    command ends quietly as click ends on a closed pipe (status 1)."""
+    proc = run_into_a_closed_pipe(*command, "--detail", "detail.csv", cwd=tmp_path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "detail saved to detail.csv" in proc.stderr
+    assert len(list(csv.DictReader(open(tmp_path / "detail.csv")))) >= 1
+    if "--plot" in command:
+        assert "plot saved to curve.png" in proc.stderr
+        assert (tmp_path / "curve.png").read_bytes().startswith(b"\x89PNG")
 
 
 # ---------------------------------------------------------------- output

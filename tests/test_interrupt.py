@@ -304,6 +304,65 @@ def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path)
     assert len(frame) == 4 * deals and not frame.duplicated().any()
 
 
+
+def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
+    # kill, timeout, a service manager: SIGTERM ended the process on the spot,
+    # without a word and without the cleanup a Ctrl-C gets. It now stops the
+    # run the same way, says so in one line, and exits 143 (128 + SIGTERM)
+    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "hand", "--rules", "full", "-n", "2",
+                            "Rook B14 B12 B10 B7 B5 R13 R10 R4 Y14 Y9 G11 G5", "--detail", "d.csv"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                           cwd=tmp_path)
+    try:
+        # full hands are minutes a sample: after this note on standard error (and the compile
+        # notice, on a cold cache), the run is solving
+        line = run.stderr.readline()
+        while line.startswith("compiling"):
+            line = run.stderr.readline()
+        assert line.startswith("note: 13-card hands"), f"no note before the solve: {line!r}"
+        time.sleep(0.5)
+        run.send_signal(signal.SIGTERM)
+        t0 = time.monotonic()
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert (run.returncode, out, err) == (143, "", "terminated\n")
+    assert time.monotonic() - t0 < 5.0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_sigterm_stops_simulate_as_ctrl_c_does_and_says_how_to_resume(tmp_path):
+    # SIGTERM to the command alone (kill PID, timeout): it ended at once, the
+    # embedded cluster's workers left to notice by themselves, multiprocessing's
+    # "leaked semaphore objects" warning on standard error and no word of
+    # --resume. It now closes the cluster as Ctrl-C does
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
+                            "--deals", "60", "--out", str(out), "--seed", "11", "--chunk-size", "3", "--workers", "2"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not finished_chunks(out):
+            assert run.poll() is None, run.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk finished in 120 s"
+            time.sleep(0.05)
+        run.send_signal(signal.SIGTERM)
+        _, err = run.communicate(timeout=60)
+        gone = _group_gone(run.pid, 10.0)
+    finally:
+        if not _group_gone(run.pid, 0.0):
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait(timeout=30)
+    err = err.decode()
+    assert run.returncode == 143, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("terminated: "), err
+    assert "run the same command with --resume to finish" in err
+    assert gone, "processes of the run's group outlived it"
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
+
+
 def _sigint_blocked() -> bool:
     return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
 

@@ -9,7 +9,10 @@ import errno
 import io
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -464,6 +467,23 @@ def test_a_plot_the_system_refuses_after_the_report_is_status_1(dataset, tmp_pat
     assert r.exit_code == 1 and r.stderr.strip().splitlines() == [
         f"Error: --plot {str(tmp_path / 'x.png')!r}: Permission denied"]
     assert json.loads(r.stdout)["count"]  # the report went out whole first
+
+
+
+def test_a_reader_that_stops_early_costs_no_plot(dataset, tmp_path):
+    # `report DIR --plot p.png | head -1`: the table met the closed pipe and
+    # the plot was not saved, without a word; it is saved all the same, then
+    # the command ends quietly as click ends on a closed pipe (status 1)
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        proc = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "report", str(dataset), "--plot",
+                               str(tmp_path / "p.png")], stdout=write, stderr=subprocess.PIPE,
+                              stdin=subprocess.DEVNULL, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.returncode == 1 and proc.stderr == f"plot saved to {tmp_path / 'p.png'}\n", proc.stderr
+    assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
 
 
 def _small_dataset(out, deals, rules=RULES, chunk_size=None, parts=None):
