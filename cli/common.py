@@ -203,11 +203,8 @@ def save_figure(fig: Any, path: str, **savefig: Any) -> None:
 
     # the format the name ends in, given: matplotlib reads it from the suffix, and a name that
     # is all suffix ('.svg', a hidden file) has none to it, so it wrote PNG to '.svg.png'
-    fmt = next((ext[1:] for ext in FORMATS if path.lower().endswith(ext)), None)
-    try:
-        fig.savefig(path, format=fmt, **savefig)
-    except OSError as e:
-        raise click.ClickException(f"--plot {path!r}: {e.strerror or e}") from None
+    fmt = next((ext[1:] for ext in FORMATS if path.lower().endswith(ext)), "png")
+    _write_whole(path, "--plot", "wb", lambda f: fig.savefig(f, format=fmt, **savefig))
     click.echo(f"plot saved to {path}", err=True)
 
 
@@ -231,12 +228,22 @@ def save_csv(frame: Any, path: str, option: str) -> None:
     temporary file in the same folder, then renamed over ``path``, so an
     interrupted write never leaves half a file; a write the system refuses
     is one line and exit status 1, as in ``save_figure``."""
+    _write_whole(path, option, "w", lambda f: frame.to_csv(f, index=False))
+    click.echo(f"{option.lstrip('-')} saved to {path}", err=True)
+
+
+def _write_whole(path: str, option: str, mode: str, write: Callable[[Any], None]) -> None:
+    """``write(f)`` into a temporary file in ``path``'s folder, then renamed
+    over ``path``: an interrupted write (Ctrl-C, SIGTERM, a full disk) never
+    leaves half a file, nor the temporary one. A write the system refuses is
+    one line and exit status 1, naming ``option``."""
     folder = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
-        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False, newline="") as f:
+        with tempfile.NamedTemporaryFile(mode, dir=folder, suffix=".tmp", delete=False,
+                                         **({"newline": ""} if "b" not in mode else {})) as f:
             tmp = f.name
-            frame.to_csv(f, index=False)
+            write(f)
         # a temporary file is made private (0600); the file the user asked
         # for gets the mode a plain open would give it, under the umask
         umask = os.umask(0)
@@ -250,7 +257,6 @@ def save_csv(frame: Any, path: str, option: str) -> None:
         if not isinstance(e, OSError):
             raise
         raise click.ClickException(f"{option} {path!r}: {e.strerror or e}") from None
-    click.echo(f"{option.lstrip('-')} saved to {path}", err=True)
 
 
 def detail_option(help: str) -> Callable[[Any], Any]:

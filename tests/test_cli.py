@@ -475,6 +475,28 @@ def test_a_ctrl_c_while_a_detail_file_is_written_leaves_no_temporary_file(tmp_pa
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_ctrl_c_while_a_plot_is_saved_leaves_no_part_of_it(tmp_path):
+    """save_figure goes through the same temporary file: the plot was written
+    straight to its path, so a Ctrl-C during the write left half an image."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    class Interrupted(Figure):
+        def savefig(self, f, **kwargs):
+            f.write(b"\x89PNG")
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        common.save_figure(Interrupted(), str(tmp_path / "curve.png"))
+    assert list(tmp_path.iterdir()) == []
+    # and a whole one is written, in the format its name ends in
+    common.save_figure(Figure(), str(tmp_path / "curve.SVG"))
+    assert (tmp_path / "curve.SVG").read_bytes().lstrip().startswith((b"<?xml", b"<svg"))
+    assert [p.name for p in tmp_path.iterdir()] == ["curve.SVG"]
+
+
 
 def run_into_a_closed_pipe(*args: str, cwd=None) -> subprocess.CompletedProcess:
     """The command with standard output a pipe whose reader has already gone
