@@ -33,6 +33,13 @@ def run() -> None:
     line and exit status 130 that a Ctrl-C gets once the command runs."""
     import sys
 
+    if sys.stdout is None:
+        # started with standard output closed (>&-): click would drop every line
+        # of data and exit 0, as if the work were done; a refused write is status 1
+        if sys.stderr is not None:
+            sys.stderr.write("rook-analyze: standard output is closed: the data would go nowhere "
+                             "(redirect it to a file, or to /dev/null to drop it)\n")
+        sys.exit(1)
     # A path that is not UTF-8 (a folder's name in other bytes) comes in from the
     # command line as surrogates, and report and simulate print it: where the
     # locale leaves standard output strict (en_US.UTF-8, not C.UTF-8) that was

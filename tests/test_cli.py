@@ -498,6 +498,21 @@ def test_a_ctrl_c_while_a_plot_is_saved_leaves_no_part_of_it(tmp_path):
 
 
 
+@pytest.mark.parametrize("args", [["deal", "--rules", "hasbro", "--seed", "1"], ["--help"]])
+def test_a_closed_standard_output_is_refused(args):
+    """Started with standard output closed (``>&-``), the command printed
+    nothing and exited 0, as if its data had gone somewhere."""
+    def close_stdout():
+        os.close(1)
+
+    r = subprocess.run([sys.executable, "-m", "rook_analyze.cli", *args], stderr=subprocess.PIPE,
+                       stdin=subprocess.DEVNULL, text=True, timeout=120, preexec_fn=close_stdout)
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == [
+        "rook-analyze: standard output is closed: the data would go nowhere "
+        "(redirect it to a file, or to /dev/null to drop it)"]
+
+
 def run_into_a_closed_pipe(*args: str, cwd=None) -> subprocess.CompletedProcess:
     """The command with standard output a pipe whose reader has already gone
     (``| head -1`` once head has exited): its first write fails with EPIPE."""
