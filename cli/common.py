@@ -16,16 +16,14 @@ import os
 import signal
 import sys
 import tempfile
-import threading
-from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
 
 from rook_analyze.analysis.inputs import output_file
-from rook_analyze.solver import PRESETS, Deal, RookError, Rules, api
+from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
-from rook_analyze.solver.api import ctrl_c_stops_searches
+from rook_analyze.solver.api import ctrl_c_stops_searches, signal_stops_searches
 from rook_analyze.solver.deal import MAX_SEED
 
 TRUMPS = ("B", "R", "Y", "G", "none")
@@ -105,8 +103,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM (kill, timeout, a service manager), taken as a Ctrl-C is taken."""
 
 
-@contextmanager
-def sigterm_stops_the_run() -> Iterator[None]:
+def sigterm_stops_the_run() -> Any:
     """While the block runs, SIGTERM stops the command as Ctrl-C does (its
     searches, simulate's cluster, a half-written file; ``Terminated``, exit
     status 143), rather than end the process on the spot: simulate's
@@ -114,26 +111,7 @@ def sigterm_stops_the_run() -> Iterator[None]:
     "leaked semaphore objects" warning and no word of --resume. Off the main
     thread, or where a program has put in its own SIGTERM handler, the
     block changes nothing."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
-        yield
-        return
-
-    fired = False
-
-    def stop_and_raise(signum, frame):
-        nonlocal fired
-        fired = True
-        api._stop_all()  # as ctrl_c_stops_searches: a signal that Python drops still stops the searches
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, stop_and_raise)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-        if fired:  # cleared here too where SIGINT is ignored (a job run with &), and ctrl_c_stops_searches with it
-            api._stop[0] = 0
+    return signal_stops_searches(signal.SIGTERM, Terminated)
 
 
 def stopped_by(e: KeyboardInterrupt) -> tuple[str, int]:

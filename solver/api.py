@@ -136,20 +136,30 @@ def ctrl_c_stops_searches() -> Iterator[None]:
     stop all the same and the next one raises ``SearchInterrupted``. The flag
     is cleared when the block ends. Off the main thread, or where a program
     has put in its own SIGINT handler, the block changes nothing."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+    with signal_stops_searches(signal.SIGINT, KeyboardInterrupt):
+        yield
+
+
+@contextmanager
+def signal_stops_searches(signum: int, raises: type[BaseException]) -> Iterator[None]:
+    """``ctrl_c_stops_searches`` for another signal (the CLI's SIGTERM): while
+    the block runs, ``signum`` sets the stop flag, then raises ``raises``. Off
+    the main thread, or where the signal has a handler other than Python's
+    own (a program's, or SIG_IGN), the block changes nothing."""
+    plain = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signum) is not plain:
         yield
         return
 
     def stop_and_raise(signum, frame):
         _stop_all()
-        raise KeyboardInterrupt
+        raise raises
 
-    previous = signal.signal(signal.SIGINT, stop_and_raise)
+    previous = signal.signal(signum, stop_and_raise)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signum, previous)
         _stop[0] = 0
 
 
