@@ -256,6 +256,31 @@ def _group_gone(pgid: int, seconds: float) -> bool:
         time.sleep(0.1)
 
 
+def _signal_simulate_mid_run(command: list[str], out, send) -> tuple[subprocess.Popen, str, float, bool]:
+    """Start ``command`` (a simulate run into ``out``) in a session of its own,
+    as a terminal does; once a chunk is done (the workers are solving the
+    next ones) ``send(run)`` signals it. Returns the run, its standard error,
+    the seconds from the signal to its end and whether its whole process
+    group ended within 10 s after it (what is left is killed)."""
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not finished_chunks(out):
+            assert run.poll() is None, run.stderr.read().decode()
+            assert time.monotonic() < deadline, "no chunk finished in 120 s"
+            time.sleep(0.05)
+        send(run)
+        t0 = time.monotonic()
+        _, err = run.communicate(timeout=60)
+        seconds = time.monotonic() - t0
+        gone = _group_gone(run.pid, 10.0)
+    finally:
+        if not _group_gone(run.pid, 0.0):
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait(timeout=30)
+    return run, err.decode(), seconds, gone
+
+
 def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path):
     # a terminal's Ctrl-C goes to the whole foreground process group: the
     # command and the worker processes of its embedded Dask cluster. The
@@ -267,24 +292,8 @@ def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path)
     out = tmp_path / "run"
     base = [sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
             "--deals", str(deals), "--out", str(out), "--seed", "11", "--chunk-size", str(chunk)]
-    run = subprocess.Popen(base + ["--workers", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not finished_chunks(out):  # a chunk done: the workers are solving the next ones
-            assert run.poll() is None, run.stderr.read().decode()
-            assert time.monotonic() < deadline, "no chunk finished in 120 s"
-            time.sleep(0.05)
-        os.killpg(run.pid, signal.SIGINT)
-        t0 = time.monotonic()
-        _, err = run.communicate(timeout=60)
-        seconds = time.monotonic() - t0
-        gone = _group_gone(run.pid, 10.0)
-    finally:
-        if not _group_gone(run.pid, 0.0):
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait(timeout=30)
-    err = err.decode()
+    run, err, seconds, gone = _signal_simulate_mid_run(base + ["--workers", "2"], out,
+                                                       lambda run: os.killpg(run.pid, signal.SIGINT))
     assert run.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.strip().splitlines()[-1].startswith("interrupted: ")
@@ -339,23 +348,9 @@ def test_sigterm_stops_simulate_as_ctrl_c_does_and_says_how_to_resume(tmp_path):
     # "leaked semaphore objects" warning on standard error and no word of
     # --resume. It now closes the cluster as Ctrl-C does
     out = tmp_path / "run"
-    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
-                            "--deals", "60", "--out", str(out), "--seed", "11", "--chunk-size", "3", "--workers", "2"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not finished_chunks(out):
-            assert run.poll() is None, run.stderr.read().decode()
-            assert time.monotonic() < deadline, "no chunk finished in 120 s"
-            time.sleep(0.05)
-        run.send_signal(signal.SIGTERM)
-        _, err = run.communicate(timeout=60)
-        gone = _group_gone(run.pid, 10.0)
-    finally:
-        if not _group_gone(run.pid, 0.0):
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait(timeout=30)
-    err = err.decode()
+    command = [sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
+               "--deals", "60", "--out", str(out), "--seed", "11", "--chunk-size", "3", "--workers", "2"]
+    run, err, _, gone = _signal_simulate_mid_run(command, out, lambda run: run.send_signal(signal.SIGTERM))
     assert run.returncode == 143, err
     assert len(err.strip().splitlines()) == 1 and err.startswith("terminated: "), err
     assert "run the same command with --resume to finish" in err
