@@ -904,6 +904,30 @@ def _check_scheduler_answers(address: str, timeout: float) -> None:
         raise SimulationError(f"scheduler {shown(address)}: no Dask scheduler answers there ({why})") from None
 
 
+def _connect(address: str, timeout: float) -> Any:
+    """``Client(address, timeout=timeout)``, closed again when its start fails.
+
+    distributed leaves a Client whose start failed (a tls:// address without
+    Dask's TLS settings) with its event-loop thread running, in a reference
+    cycle: only the cyclic collector closed it, on whatever thread it ran.
+    On the event-loop thread of a cluster being made, that close waited for
+    the lock the cluster's start held, and the start gave up after 10 s with
+    an AssertionError (the next run in the process; seen on Python 3.13)."""
+    from distributed import Client
+
+    client = Client.__new__(Client)
+    try:
+        client.__init__(address, timeout=timeout)
+    except BaseException:
+        if getattr(client, "status", "newly-created") != "newly-created":  # its start began
+            try:
+                client.close()
+            except Exception:  # the start's error is the one to tell
+                pass
+        raise
+    return client
+
+
 def _undo_output(out: Path, existed: bool) -> None:
     """Take back what ``prepare_output`` made for a run that never started."""
     try:
@@ -1120,7 +1144,7 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
             if scheduler is not None:
                 try:
                     _check_scheduler_answers(scheduler, connect_timeout)
-                    own_client = client = Client(scheduler, timeout=connect_timeout)
+                    own_client = client = _connect(scheduler, connect_timeout)
                 except Exception as e:  # (a tls:// address without Dask's TLS settings is a TypeError)
                     if not had_meta:  # nothing was computed: leave the output folder as it was
                         _undo_output(out_path, existed)

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+import numpy as np
+
 from .errors import DuplicateCardError, InvalidCardError, NotationError
 
 COLORS = ("B", "R", "Y", "G")
@@ -42,11 +44,12 @@ def _as_index(value: object) -> int | None:
     often come from arrays); None for anything else, bools included."""
     if type(value) is int:
         return value
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
+    # numpy's bool by name: numpy before 2.3 (the newest for Python 3.10) reads it as 0 or 1
+    if isinstance(value, (bool, np.bool_)) or not hasattr(value, "__index__"):
         return None
     try:
         return operator.index(value)
-    except TypeError:  # numpy's bool, an array of several
+    except TypeError:  # an array of several
         return None
 
 

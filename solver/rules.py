@@ -3,7 +3,6 @@ knob overrides written as ``full,bird=low,nest_size=6``."""
 
 from __future__ import annotations
 
-import operator
 import re
 from dataclasses import dataclass, fields, replace
 from functools import cached_property
@@ -529,11 +528,9 @@ class Rules:
                 raise RulesError(f"{role} {e}") from None
         if isinstance(seat, str):
             return self.check_seat(seat)
-        if not isinstance(seat, bool) and hasattr(seat, "__index__"):
-            try:
-                seat = operator.index(seat)  # a numpy integer too
-            except TypeError:  # an array of several
-                pass
+        index = _as_index(seat)  # a numpy integer too, not numpy's bool
+        if index is not None:
+            seat = index
         if not _is_int(seat) or not 0 <= seat < self.seats:
             raise RulesError(f"seat {shown(seat)}: the rules have seats 0..{self.seats - 1} "
                              f"({' '.join(self.seat_names)})")
