@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 import tempfile
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence
 
 import click
 
@@ -103,7 +103,7 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM (kill, timeout, a service manager), taken as a Ctrl-C is taken."""
 
 
-def sigterm_stops_the_run() -> Any:
+def sigterm_stops_the_run() -> ContextManager[None]:
     """While the block runs, SIGTERM stops the command as Ctrl-C does (its
     searches, simulate's cluster, a half-written file; ``Terminated``, exit
     status 143), rather than end the process on the spot: simulate's
@@ -218,8 +218,9 @@ def _write_whole(path: str, option: str, mode: str, write: Callable[[Any], None]
     folder = os.path.dirname(os.path.abspath(path))
     tmp = None
     try:
+        # newline="": the csv writer's own line ends, untranslated (a binary file takes None)
         with tempfile.NamedTemporaryFile(mode, dir=folder, suffix=".tmp", delete=False,
-                                         **({"newline": ""} if "b" not in mode else {})) as f:
+                                         newline=None if "b" in mode else "") as f:
             tmp = f.name
             write(f)
         # a temporary file is made private (0600); the file the user asked

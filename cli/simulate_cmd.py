@@ -101,7 +101,7 @@ def _nothing_to_resume(out: str) -> bool:
         return False
 
 
-def _interrupted(out: str, word: str = "interrupted") -> None:
+def _interrupted(out: str, word: str) -> None:
     try:
         plan = load_plan(out)
     except Exception:

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, ContextManager, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -125,8 +125,7 @@ def _finished(value: int) -> int:
     return int(value)
 
 
-@contextmanager
-def ctrl_c_stops_searches() -> Iterator[None]:
+def ctrl_c_stops_searches() -> ContextManager[None]:
     """While the block runs, Ctrl-C sets the stop flag itself, then raises
     KeyboardInterrupt as usual.
 
@@ -136,8 +135,7 @@ def ctrl_c_stops_searches() -> Iterator[None]:
     stop all the same and the next one raises ``SearchInterrupted``. The flag
     is cleared when the block ends. Off the main thread, or where a program
     has put in its own SIGINT handler, the block changes nothing."""
-    with signal_stops_searches(signal.SIGINT, KeyboardInterrupt):
-        yield
+    return signal_stops_searches(signal.SIGINT, KeyboardInterrupt)
 
 
 @contextmanager
