@@ -982,18 +982,20 @@ def _check_memory_for_workers(n: int, bits: int) -> None:
 
 def _local_cluster(n: int) -> Any:
     """The embedded ``LocalCluster``: ``n`` single-threaded worker processes on
-    loopback, which never see Ctrl-C.
+    loopback, which never see Ctrl-C or a hangup.
 
-    A terminal's Ctrl-C goes to the whole foreground process group, worker
-    processes included. This process handles it (it stops the run and closes
-    the cluster); a worker that took it too died printing a KeyboardInterrupt
-    traceback. A new process starts with the signal mask of the thread that
-    started it, and the Nannies start their worker processes (and restart
-    them) from the cluster's event-loop thread, which has the mask of the
-    thread that made the cluster. So the cluster is made on a thread of its
-    own with SIGINT blocked: every worker process starts with it blocked
-    (pending, never delivered), while the main thread keeps its handler and
-    answers Ctrl-C at once, even while the workers start."""
+    A terminal's Ctrl-C (and SIGHUP, when it closes) goes to the whole
+    foreground process group, worker processes included. This process
+    handles it (it stops the run and closes the cluster); a worker that took
+    a Ctrl-C too died printing a KeyboardInterrupt traceback, and a hangup
+    killed multiprocessing's resource tracker, which printed a traceback for
+    every shared resource. A new process starts with the signal mask of the
+    thread that started it, and the Nannies start their worker processes
+    (and restart them) from the cluster's event-loop thread, which has the
+    mask of the thread that made the cluster. So the cluster is made on a
+    thread of its own with both signals blocked: every worker process starts
+    with them blocked (pending, never delivered), while the main thread keeps
+    its handlers and answers at once, even while the workers start."""
     from distributed import LocalCluster
 
     def make() -> Any:
@@ -1008,14 +1010,19 @@ def _local_cluster(n: int) -> Any:
     # never started from the event-loop thread, whose mask then stays as set
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()
+    # (it unblocks SIGINT itself, and ignores it; a hangup stays blocked there)
+    unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
     made: dict[str, Any] = {}
     # an Event, not Thread.join: a join that Ctrl-C interrupts takes the thread
     # for finished (Python 3.11), so a second one would not wait for it
     done = threading.Event()
 
     def run() -> None:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGHUP})
         try:
             made["cluster"] = make()
         except BaseException as e:  # raised again on the calling thread

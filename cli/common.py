@@ -16,7 +16,8 @@ import os
 import signal
 import sys
 import tempfile
-from typing import Any, Callable, ContextManager, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
 
@@ -81,7 +82,7 @@ class RookGroup(click.Group):
         if ENVIRONMENT_ERROR is not None:
             raise BadInput(ENVIRONMENT_ERROR)
         try:
-            with ctrl_c_stops_searches(), sigterm_stops_the_run():  # a Ctrl-C that Python drops still stops the run
+            with ctrl_c_stops_searches(), termination_stops_the_run():  # a Ctrl-C that Python drops still stops the run
                 return super().invoke(ctx)
         except click.ClickException as e:
             raise _one_line(e) from None
@@ -92,33 +93,58 @@ class RookGroup(click.Group):
         except MemoryError:  # memory the system will not give: status 1, as a refused write
             raise click.ClickException(_memory_text(ctx.invoked_subcommand)) from None
         except KeyboardInterrupt as e:
-            # Ctrl-C (or SIGTERM): the searches have stopped (rook_analyze.solver.api);
+            # Ctrl-C (or SIGTERM, SIGHUP): the searches have stopped (rook_analyze.solver.api);
             # one line and the shell's status for the signal, 128 + its number
             word, status = stopped_by(e)
-            click.echo(word, err=True)
+            say_stopped(word)
             sys.exit(status)
 
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM (kill, timeout, a service manager), taken as a Ctrl-C is taken."""
 
+    word, signum = "terminated", int(signal.SIGTERM)
 
-def sigterm_stops_the_run() -> ContextManager[None]:
-    """While the block runs, SIGTERM stops the command as Ctrl-C does (its
-    searches, simulate's cluster, a half-written file; ``Terminated``, exit
-    status 143), rather than end the process on the spot: simulate's
-    workers were left to notice by themselves, with multiprocessing's
-    "leaked semaphore objects" warning and no word of --resume. Off the main
-    thread, or where a program has put in its own SIGTERM handler, the
-    block changes nothing."""
-    return signal_stops_searches(signal.SIGTERM, Terminated)
+
+class HungUp(Terminated):
+    """SIGHUP (the terminal was closed, an ssh session dropped), taken as a Ctrl-C is taken."""
+
+    word, signum = "hangup", 1  # SIGHUP's number on every system that has it (Windows has none)
+
+
+@contextmanager
+def termination_stops_the_run() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP stop the command as Ctrl-C
+    does (its searches, simulate's cluster, a half-written file;
+    ``Terminated`` or ``HungUp``, exit status 143 or 129), rather than end
+    the process on the spot: simulate's workers were left to notice by
+    themselves, with multiprocessing's "leaked semaphore objects" warning,
+    its lock file left behind and no word of --resume. Off the main thread,
+    or where a program has put in its own handler (``nohup`` ignores
+    SIGHUP), the block leaves that signal alone."""
+    with signal_stops_searches(signal.SIGTERM, Terminated):
+        if not hasattr(signal, "SIGHUP"):
+            yield
+            return
+        with signal_stops_searches(signal.SIGHUP, HungUp):
+            yield
 
 
 def stopped_by(e: KeyboardInterrupt) -> tuple[str, int]:
-    """The word and exit status of a run stopped by a signal: Ctrl-C or SIGTERM."""
+    """The word and exit status (128 + the signal's number) of a run stopped
+    by a signal: Ctrl-C, SIGTERM or SIGHUP."""
     if isinstance(e, Terminated):
-        return "terminated", 128 + signal.SIGTERM
+        return e.word, 128 + e.signum
     return "interrupted", 128 + signal.SIGINT
+
+
+def say_stopped(text: str) -> None:
+    """Say on standard error why the run stopped, where it still can be
+    said: after a hangup the terminal is gone and the write fails (EIO)."""
+    try:
+        click.echo(text, err=True)
+    except OSError:
+        pass
 
 
 def _refused(e: OSError) -> OSError | click.ClickException:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, finite, output_format, rules_option,
-                                     stopped_by)
+                                     say_stopped, stopped_by)
 from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
 from rook_analyze.solver import Rules
 
@@ -78,7 +78,7 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     try:
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
                       chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout)
-    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the cluster is closed
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP: the cluster is closed
         word, status = stopped_by(e)
         _interrupted(out, word)
         sys.exit(status)
@@ -105,8 +105,8 @@ def _interrupted(out: str, word: str) -> None:
     try:
         plan = load_plan(out)
     except Exception:
-        click.echo(f"{word}; nothing written to {out!r}", err=True)
+        say_stopped(f"{word}; nothing written to {out!r}")
         return
     done = sum(plan.chunk_span(i)[1] for i in finished_chunks(out) if i < plan.chunks)
-    click.echo(f"{word}: {done} of {plan.deals} deals are in {out!r} ({META_FILE} keeps the plan); "
-               f"run the same command with --resume to finish", err=True)
+    say_stopped(f"{word}: {done} of {plan.deals} deals are in {out!r} ({META_FILE} keeps the plan); "
+                f"run the same command with --resume to finish")

@@ -1,6 +1,8 @@
 """Ctrl-C stops a search within milliseconds, in the kernel, the library
 and the command line, and leaves nothing behind that changes later values."""
 
+import errno
+import io
 import json
 import os
 import signal
@@ -15,7 +17,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from rook_analyze.analysis.simulate import finished_chunks, read_dataset
+from rook_analyze.analysis.simulate import LOCK_FILE, finished_chunks, read_dataset
 from rook_analyze.cli.main import main as cli
 from rook_analyze.solver import Rules, api, kernel, random_deal, random_deals, solve, solve_batch
 from rook_analyze.solver.config import TT_WAYS
@@ -314,55 +316,104 @@ def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path)
 
 
 
-def test_sigterm_stops_a_command_as_ctrl_c_does(tmp_path):
-    # kill, timeout, a service manager: SIGTERM ended the process on the spot,
-    # without a word and without the cleanup a Ctrl-C gets. It now stops the
-    # run the same way, says so in one line, and exits 143 (128 + SIGTERM)
+def _start_a_long_hand(tmp_path, **popen) -> subprocess.Popen:
+    """A ``hand`` run of ``full`` hands (minutes a sample), returned once it is solving."""
     run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "hand", "--rules", "full", "-n", "2",
                             "Rook B14 B12 B10 B7 B5 R13 R10 R4 Y14 Y9 G11 G5", "--detail", "d.csv"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-                           cwd=tmp_path)
-    try:
-        # full hands are minutes a sample: after this note on standard error (and the compile
-        # notice, on a cold cache), the run is solving
+                           cwd=tmp_path, **popen)
+    # after this note on standard error (and the compile notice, on a cold cache), the run is solving
+    line = run.stderr.readline()
+    while line.startswith("compiling"):
         line = run.stderr.readline()
-        while line.startswith("compiling"):
-            line = run.stderr.readline()
-        assert line.startswith("note: 13-card hands"), f"no note before the solve: {line!r}"
-        time.sleep(0.5)
-        run.send_signal(signal.SIGTERM)
+    assert line.startswith("note: 13-card hands"), f"no note before the solve: {line!r}"
+    time.sleep(0.5)
+    return run
+
+
+@pytest.mark.parametrize("signum, word", [(signal.SIGTERM, "terminated"), (signal.SIGHUP, "hangup")])
+def test_sigterm_and_sighup_stop_a_command_as_ctrl_c_does(tmp_path, signum, word):
+    # kill, timeout, a service manager (SIGTERM), a closed terminal (SIGHUP):
+    # each ended the process on the spot, without a word and without the
+    # cleanup a Ctrl-C gets. Each now stops the run the same way, says so in
+    # one line, and exits 128 + the signal's number (143, 129)
+    run = _start_a_long_hand(tmp_path)
+    try:
+        run.send_signal(signum)
         t0 = time.monotonic()
         out, err = run.communicate(timeout=30)
     finally:
         if run.poll() is None:
             run.kill()
             run.wait()
-    assert (run.returncode, out, err) == (143, "", "terminated\n")
+    assert (run.returncode, out, err) == (128 + signum, "", f"{word}\n")
     assert time.monotonic() - t0 < 5.0
     assert list(tmp_path.iterdir()) == []
 
 
-def test_sigterm_stops_simulate_as_ctrl_c_does_and_says_how_to_resume(tmp_path):
-    # SIGTERM to the command alone (kill PID, timeout): it ended at once, the
+def test_a_run_under_nohup_goes_on_after_a_hangup(tmp_path):
+    # nohup starts the command with SIGHUP ignored: the CLI leaves that alone
+    def ignore_hangups():
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    run = _start_a_long_hand(tmp_path, preexec_fn=ignore_hangups)
+    try:
+        run.send_signal(signal.SIGHUP)
+        time.sleep(1.0)
+        assert run.poll() is None, "a hangup stopped a run that ignores it"
+        run.send_signal(signal.SIGTERM)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert (run.returncode, out, err) == (143, "", "terminated\n")
+
+
+def test_the_word_for_a_stop_is_dropped_where_the_terminal_is_gone(monkeypatch):
+    # after a hangup, writing to the closed terminal fails (EIO): the run still
+    # ends with its status, not with a traceback from the except clause
+    from rook_analyze.cli.common import say_stopped
+
+    class GoneTerminal(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(sys, "stderr", GoneTerminal())
+    say_stopped("hangup")  # raises OSError without the guard
+    monkeypatch.undo()
+    with pytest.raises(OSError):
+        GoneTerminal().write("x")
+
+
+@pytest.mark.parametrize("signum, word, send", [
+    (signal.SIGTERM, "terminated", lambda run: run.send_signal(signal.SIGTERM)),
+    (signal.SIGHUP, "hangup", lambda run: os.killpg(run.pid, signal.SIGHUP)),
+], ids=["sigterm", "sighup"])
+def test_sigterm_and_sighup_stop_simulate_as_ctrl_c_does_and_say_how_to_resume(tmp_path, signum, word, send):
+    # SIGTERM to the command alone (kill PID, timeout), SIGHUP to its whole
+    # group (the terminal closed: workers included): it ended at once, the
     # embedded cluster's workers left to notice by themselves, multiprocessing's
-    # "leaked semaphore objects" warning on standard error and no word of
-    # --resume. It now closes the cluster as Ctrl-C does
+    # "leaked semaphore objects" warning on standard error, the folder's lock
+    # left behind and no word of --resume. It now closes the cluster as Ctrl-C does
     out = tmp_path / "run"
     command = [sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro,hand_size=7",
                "--deals", "60", "--out", str(out), "--seed", "11", "--chunk-size", "3", "--workers", "2"]
-    run, err, _, gone = _signal_simulate_mid_run(command, out, lambda run: run.send_signal(signal.SIGTERM))
-    assert run.returncode == 143, err
-    assert len(err.strip().splitlines()) == 1 and err.startswith("terminated: "), err
+    run, err, _, gone = _signal_simulate_mid_run(command, out, send)
+    assert run.returncode == 128 + signum, err
+    assert len(err.strip().splitlines()) == 1 and err.startswith(f"{word}: "), err
     assert "run the same command with --resume to finish" in err
     assert gone, "processes of the run's group outlived it"
+    assert not (out / LOCK_FILE).exists()
     assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
 def _sigint_blocked() -> bool:
-    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    # SIGHUP with it: a closed terminal signals the whole group too
+    return {signal.SIGINT, signal.SIGHUP} <= signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
 
-def test_the_embedded_clusters_workers_never_see_ctrl_c_even_when_restarted():
+def test_the_embedded_clusters_workers_never_see_ctrl_c_or_a_hangup_even_when_restarted():
     # simulate's LocalCluster starts its worker processes with SIGINT blocked
     # (the Nanny restarts them the same way); this process keeps its handler
     from distributed import Client
