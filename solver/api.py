@@ -561,11 +561,13 @@ class Solver:
         return self._entry[1]
 
     def __del__(self):
-        # the table goes back to the pool (a thread's solver dies with it)
+        # the table goes back to the pool (a thread's solver dies with it);
+        # never waiting for its lock, which the thread that the cyclic
+        # collector interrupted to run this may hold itself
         entry = getattr(self, "_entry", None)
         if entry is not None:
             try:
-                _tables.give(self.tt_bits, entry)
+                _tables.give(self.tt_bits, entry, wait=False)
             except Exception:  # at interpreter exit the pool may be gone already
                 pass
 
@@ -883,13 +885,21 @@ class _TablePool:
             with self._lock:
                 self._making -= need
 
-    def give(self, bits: int, entry: list) -> None:
-        with self._lock:
+    def give(self, bits: int, entry: list, wait: bool = True) -> None:
+        """``entry`` back for the next ``take``. ``wait=False`` (a finalizer,
+        which the cyclic collector may run on a thread inside ``take`` or
+        ``give``): where the lock is held, the table is dropped rather than
+        waited for."""
+        if not self._lock.acquire(blocking=wait):
+            return
+        try:
             if self._bits != bits:
                 self._bits = bits
                 self._free = []
             if len(self._free) < default_threads():
                 self._free.append(entry)
+        finally:
+            self._lock.release()
 
     def release(self) -> None:
         with self._lock:

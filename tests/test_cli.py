@@ -15,8 +15,8 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.cli import common
 from rook_analyze.cli.common import RookGroup, emit, format_table
 from rook_analyze.cli.main import main

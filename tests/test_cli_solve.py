@@ -10,8 +10,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.cli import common
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Deal, Rules, api, card_values, play_line, random_deal, random_deals, solve

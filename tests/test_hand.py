@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from figures import leaves_no_figure_open, outside
 from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_hand, deciding_bids, recommend,
                                         settled, wilson)

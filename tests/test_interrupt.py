@@ -15,8 +15,8 @@ from typing import Iterator
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.analysis.simulate import LOCK_FILE, finished_chunks, read_dataset
 from rook_analyze.cli.main import main as cli
 from rook_analyze.solver import Rules, api, kernel, random_deal, random_deals, solve, solve_batch
@@ -148,7 +148,7 @@ def test_cli_ctrl_c_is_one_line_and_status_130():
         timer.join()
     assert time.perf_counter() - t0 < 10.0
     assert result.exit_code == 130, result.output
-    assert result.output.strip().splitlines()[-1] == "interrupted"
+    assert result.stderr.strip().splitlines()[-1] == "interrupted"
     assert api._stop[0] == 0
 
 
@@ -186,7 +186,7 @@ def test_cli_ctrl_c_stops_deals_solved_on_threads():
     assert not backstop.fired, "the interrupt was lost: the solves ran on until the backstop stopped them"
     assert time.perf_counter() - t0 < 10.0
     assert result.exit_code == 130, result.output
-    assert result.output.strip().splitlines()[-1] == "interrupted"
+    assert result.stderr.strip().splitlines()[-1] == "interrupted"
     assert api._stop[0] == 0
 
 

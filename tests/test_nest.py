@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.analysis.nest import (analyze_nest, canonical_discards, check_nest, equivalence_classes,
                                         halving_schedule, nest_candidates, planned_solves, quick_scores)
 from rook_analyze.analysis.hand import wilson

@@ -9,8 +9,8 @@ import dataclasses
 import json
 
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.analysis.hand import analyze_hand
 from rook_analyze.analysis.nest import analyze_nest
 from rook_analyze.analysis.report import by_position, load_frame

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from figures import leaves_no_figure_open, outside
 from rook_analyze.analysis.policy import POLICY_REVISION
 from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, deals_needed,

@@ -19,8 +19,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
 
+from clirunner import CliRunner
 from rook_analyze.analysis.features import hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,

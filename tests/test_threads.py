@@ -7,6 +7,9 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 import weakref
@@ -212,6 +215,34 @@ def test_release_tables_frees_the_tables_behind_solve_and_a_dropped_solver():
         gone.set()
         worker.join()
     assert solve(deal, "B", "N").declarer_points == solve_batch([deal], "B", "N")[0]
+
+
+def test_a_dropped_solver_that_the_collector_frees_inside_the_table_pool_does_not_wait_for_it():
+    # The cyclic collector runs a dropped Solver's __del__ on whichever thread
+    # it interrupts, also one that holds the table pool's lock (take reads
+    # /proc/meminfo there): __del__ waited for that lock, which its own thread
+    # held, and that thread and every other one that wanted a table hung (a
+    # solve_batch in the suite, once, on Python 3.10). In a process of its own,
+    # so that a hang holds no lock of this one's
+    child = textwrap.dedent("""
+        import gc
+        from rook_analyze.solver import Solver, api
+        dropped = Solver(tt_bits=10)
+        dropped._table(("a position",))  # a table from the pool, as a solve takes one
+        dropped.cycle = dropped  # only the collector frees it
+        del dropped
+        available = api._memory_available
+        def collected_there():  # the collector starts on an allocation in take's lock
+            gc.collect()
+            return available()
+        api._memory_available = collected_there
+        print(len(api._tables.take(10)), flush=True)
+    """)
+    try:
+        proc = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the dropped solver's __del__ waited for the table pool's lock, which its own thread held")
+    assert proc.returncode == 0 and proc.stdout == "2\n", proc.stderr
 
 
 def test_tables_made_at_once_are_held_to_the_memory_available_together(monkeypatch):
