@@ -132,9 +132,13 @@ def termination_stops_the_run() -> Iterator[None]:
 
 def stopped_by(e: KeyboardInterrupt) -> tuple[str, int]:
     """The word and exit status (128 + the signal's number) of a run stopped
-    by a signal: Ctrl-C, SIGTERM or SIGHUP."""
-    if isinstance(e, Terminated):
-        return e.word, 128 + e.signum
+    by a signal: Ctrl-C, SIGTERM or SIGHUP. The signal is ``e``'s own, or,
+    where Python dropped the handler's exception and a stopped search
+    raised in its place (``SearchInterrupted``), the one that stopped it."""
+    signum = getattr(e, "signum", 0)
+    for kind in (Terminated, HungUp):
+        if signum == kind.signum:
+            return kind.word, 128 + kind.signum
     return "interrupted", 128 + signal.SIGINT
 
 

@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, ContextManager, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, Callable, ContextManager, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -54,6 +54,7 @@ T = TypeVar("T")
 # hangs below the process's (``_stop``), which Ctrl-C under
 # ``ctrl_c_stops_searches`` sets: that stops every search in the process.
 _stop = np.zeros(1, np.int64)
+_stop_signal = [0]  # the signal that set _stop, for SearchInterrupted
 
 
 class _StopScope:
@@ -115,7 +116,16 @@ def _stop_all() -> None:
 
 
 class SearchInterrupted(KeyboardInterrupt):
-    """A search stopped part-way because the run was interrupted (Ctrl-C)."""
+    """A search stopped part-way because the run was interrupted (Ctrl-C).
+
+    ``signum``: the signal that stopped every search in the process (under
+    ``signal_stops_searches``), 0 where only this call was stopped. Where
+    Python dropped the signal handler's own exception, this is how its
+    caller learns which signal it was (SIGTERM, not Ctrl-C)."""
+
+    def __init__(self, *args: Any):
+        super().__init__(*args)
+        self.signum = _stop_signal[0] if _stop[0] else 0
 
 
 def _finished(value: int) -> int:
@@ -150,6 +160,7 @@ def signal_stops_searches(signum: int, raises: type[BaseException]) -> Iterator[
         return
 
     def stop_and_raise(signum, frame):
+        _stop_signal[0] = signum
         _stop_all()
         raise raises
 
@@ -294,10 +305,36 @@ _helper = _Helper()
 
 def _first_call_here(fn, hands: np.ndarray, *args) -> None:
     """Make kernel ``fn``'s first call (its compile, or its load from the
-    cache) on this thread, with empty hands (no search): Ctrl-C stops a
-    compile on the main thread, not one on the threads the searches run on."""
-    if not fn.overloads:
+    cache), with empty hands (no search), before the searches go to
+    threads. Called on the main thread, it runs on a thread of its own while
+    the main thread waits: Python runs a signal's handler on the main
+    thread, between two steps of whatever Python code runs there, and one
+    that raised inside numba's compile or cache load broke it (a
+    RuntimeError, "no compiled object yet", in place of the Ctrl-C) or was
+    dropped (in a ctypes callback: "Exception ignored"), and the compile
+    went on to its end, a minute on a cold cache. The wait answers Ctrl-C
+    and SIGTERM at once; a compile left behind ends with the process (or,
+    in a program that goes on, by itself: the next call waits for it)."""
+    if fn.overloads:
+        return
+    if threading.current_thread() is not threading.main_thread():
         fn(np.zeros_like(hands), *args)
+        return
+    failed: list = []
+    done = threading.Event()
+
+    def first_call() -> None:
+        try:
+            fn(np.zeros_like(hands), *args)
+        except BaseException as e:  # raised again on the main thread
+            failed.append(e)
+        finally:
+            done.set()
+
+    threading.Thread(target=first_call, name="rook-analyze: load the solver", daemon=True).start()
+    done.wait()
+    if failed:
+        raise failed[0]
 
 
 def _kernel_call(call: Callable[[np.ndarray], T]) -> T:

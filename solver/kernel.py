@@ -991,13 +991,19 @@ def entry_bytes() -> int:
     return 8 + 4 + REC_W * 8
 
 
-@njit(**JIT)
 def tt_new(bits):
     """A table of 2**bits entries: tags (scanned by every lookup), work (read
     when a full bucket picks its victim) and records (key, owners on the
     relevant ranks, bounds and move: one place, so a hit reads one or two
     cache lines rather than one in each of five arrays); the two-trick
-    cache (``two_slot``) and the payoff-similar cache (``ps_slot``)."""
+    cache (``two_slot``) and the payoff-similar cache (``ps_slot``).
+
+    Plain numpy, not a compiled function: numba's boxing of the arrays a
+    compiled function returns runs Python code, and a Ctrl-C (or SIGTERM)
+    handled there left the tuple half-built with the exception set
+    ("returned a result with an exception set"), and the process died of a
+    segmentation fault at its next use: a signal in the first second of a
+    command, while the first table was made, crashed it."""
     size = 1 << bits
     return (np.zeros(size, np.int64), np.zeros(size, np.int32), np.zeros((size, REC_W), np.uint64),
             np.zeros((1 << TWO_BITS, TWO_W), np.uint64),

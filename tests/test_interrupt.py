@@ -458,3 +458,102 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_status_130():
     proc = subprocess.run([sys.executable, "-c", interrupted_import, "deal", "--rules", "hasbro"],
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
+
+
+def test_a_dropped_sigterm_still_reads_as_sigterm(monkeypatch):
+    # Python drops a handler's exception raised inside a __del__ ("Exception
+    # ignored"); the stop flag still stops the next search, whose
+    # SearchInterrupted then said "interrupted", 130, for a SIGTERM
+    from rook_analyze.cli.common import Terminated, stopped_by
+
+    dropped = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: dropped.append(u.exc_type))
+
+    class SignalledWhileCollected:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)
+            for _ in range(10000):  # the handler runs here, and its exception goes nowhere
+                pass
+
+    deal = random_deal(Rules.from_spec("hasbro"), seed=3)
+    solve(deal, trump="B", declarer="N")  # loaded: only the search is left to stop
+    with api.signal_stops_searches(signal.SIGTERM, Terminated):
+        SignalledWhileCollected()
+        assert dropped == [Terminated]
+        with pytest.raises(api.SearchInterrupted) as stopped:
+            solve(deal, trump="R", declarer="N")
+    assert stopped.value.signum == signal.SIGTERM
+    assert stopped_by(stopped.value) == ("terminated", 143)
+    # a search stopped by its own call alone names no signal
+    assert not api.stop_requested()
+    assert stopped_by(KeyboardInterrupt()) == ("interrupted", 130)
+
+
+class _FirstCall:
+    """A stand-in kernel: its first call takes ``seconds`` (a compile) and notes its thread."""
+
+    def __init__(self, seconds: float, error: Exception | None = None):
+        self.overloads: dict = {}
+        self.seconds, self.error, self.threads = seconds, error, []
+
+    def __call__(self, hands, *args):
+        self.threads.append(threading.current_thread())
+        time.sleep(self.seconds)
+        if self.error is not None:
+            raise self.error
+        self.overloads["(int64,)"] = True
+
+
+def test_a_kernels_first_call_runs_off_the_main_thread():
+    # a signal's handler raised inside numba's compile or cache load broke it
+    # (a RuntimeError in place of the Ctrl-C, or a segmentation fault) or was
+    # dropped; on a thread of its own no handler ever runs inside it
+    kernel_ = _FirstCall(0.0)
+    api._first_call_here(kernel_, np.zeros(6, np.uint64), 1)
+    (thread,) = kernel_.threads
+    assert thread is not threading.main_thread() and kernel_.overloads
+    api._first_call_here(kernel_, np.zeros(6, np.uint64), 1)
+    assert len(kernel_.threads) == 1  # loaded: not called again
+    failing = _FirstCall(0.0, ValueError("no memory for the compile"))
+    with pytest.raises(ValueError, match="no memory for the compile"):
+        api._first_call_here(failing, np.zeros(6, np.uint64), 1)
+
+
+def test_ctrl_c_ends_the_wait_for_a_kernels_first_call_at_once():
+    kernel_ = _FirstCall(5.0)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        api._first_call_here(kernel_, np.zeros(6, np.uint64), 1)
+    assert time.monotonic() - t0 < 2.0
+
+
+def test_signals_while_tables_are_made_never_break_them():
+    # the table was made by a compiled function, whose boxing of the arrays
+    # it returned runs Python code: a Ctrl-C handled there left a half-built
+    # tuple with the exception set, and the process died of a segmentation
+    # fault at its next use (a signal in the first second of a command)
+    script = (
+        "import os, signal, threading, time\n"
+        "from rook_analyze.solver import kernel\n"
+        "stop = time.monotonic() + 3\n"
+        "def fire():\n"
+        "    while time.monotonic() < stop:\n"
+        "        time.sleep(0.002)\n"
+        "        os.kill(os.getpid(), signal.SIGINT)\n"
+        "threading.Thread(target=fire, daemon=True).start()\n"
+        "made = stopped = 0\n"
+        "while time.monotonic() < stop + 0.1:\n"
+        "    try:\n"
+        "        tables = kernel.tt_new(12)\n"
+        "        assert len(tables) == 6 and all(t.size and not t.any() for t in tables)\n"
+        "        made += 1\n"
+        "    except KeyboardInterrupt:\n"
+        "        stopped += 1\n"
+        "print(made, stopped)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    made, stopped = map(int, res.stdout.split())
+    assert made > 100 and stopped > 100
