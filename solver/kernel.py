@@ -810,6 +810,56 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
     return out
 
 
+@njit(inline='always', **JIT)
+def shifted_bound_moves(c, rr, hand, live, values, bird_mask, margin, done):
+    """The siblings of ``c`` whose bound c's bound gives shifted by their
+    difference in worth, where that is at most ``margin``: cards d of c's
+    hand and color (neither the bird), other than ``done``, either below
+    every relevant card of c's (``rr``), or with no card of another hand
+    between d and c among the ``live`` cards (the trick's too), so that no
+    other card's rank falls between theirs. Playing d instead of c, and c
+    later wherever c's line plays d, every trick goes to the same seat, so
+    the declaring side's points differ by at most |worth(d) - worth(c)|:
+    d's worth goes to the winner of this trick and c's to the winner of
+    the later one, or the other way round (the shift the payoff-similar
+    cache makes, ``worth_shift``, for one card). In the second case the
+    bound depends on the owners of the cards from d to c: the lower of
+    the two joins the relevant cards. Returns (the cards, the largest
+    shift among them, the cards to add to the relevant ones)."""
+    out = np.uint64(0)
+    big = 0
+    extra = np.uint64(0)
+    if margin < 0 or (bird_mask >> np.uint64(c)) & U1:
+        return out, big, extra
+    lm = lane_mask(c)
+    lane = (c >> 4) << 4
+    lr = rr & lm
+    thr = lowest_bit(lr) if lr != 0 else lane + 16
+    mine = hand & lm & ~bird_mask
+    others = live & lm & ~hand
+    m = mine & ~done & ~_bit(c)
+    while m:
+        d = lowest_bit(m)
+        m &= m - U1
+        dv = values[d] - values[c]
+        if dv < 0:
+            dv = -dv
+        if dv > margin:
+            continue
+        if d < thr and c < thr:
+            pass
+        else:
+            lo = d if d < c else c
+            hi = c if d < c else d
+            if others & ((U1 << np.uint64(hi)) - (U1 << np.uint64(lo + 1))):
+                continue
+            extra |= _bit(lo)
+        out |= U1 << np.uint64(d)
+        if dv > big:
+            big = dv
+    return out, big, extra
+
+
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
                dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
@@ -938,9 +988,22 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                 ply -= 1
             else:
                 rel2[ply] |= rr
-                if mi2[ply] == 1 and nm2[ply] == 2 and \
-                        (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(mv2[ply, 1])) & U1:
-                    mi2[ply] = 2  # the lower card gives the bound the higher one just gave
+                if mi2[ply] == 1 and nm2[ply] == 2:
+                    d2 = mv2[ply, 1]
+                    if (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(d2)) & U1:
+                        mi2[ply] = 2  # the lower card gives the bound the higher one just gave
+                    else:
+                        # or that bound shifted by the two cards' difference in worth
+                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], live | tmask, values, bird_mask,
+                                                             need - 1 - rv if isor else rv - need, np.uint64(0))
+                        if (sh >> np.uint64(d2)) & U1:
+                            mi2[ply] = 2
+                            rel2[ply] |= extra
+                            if isor:
+                                if rv + big > best2[ply]:
+                                    best2[ply] = rv + big
+                            elif rv - big < best2[ply]:
+                                best2[ply] = rv - big
                 state = _NEXT
     return rv, rr, nodes, starts
 
@@ -1942,7 +2005,19 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 state = _RETURN
             else:
                 rel[p] |= rr
-                skip[p] |= same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask)
+                same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask)
+                # siblings of other worth, where c's bound clears the target by more than it
+                sh, big, extra = shifted_bound_moves(c, rr, hands[seat], live_all | tm[p], values, bird_mask,
+                                                     target - 1 - rv if isor[p] else rv - target,
+                                                     same | skip[p])
+                if sh != 0:
+                    rel[p] |= extra
+                    if isor[p]:
+                        if rv + big > best[p]:
+                            best[p] = rv + big
+                    elif rv - big < best[p]:
+                        best[p] = rv - big
+                skip[p] |= same | sh
                 state = _NEXT
     stats[0] += nodes
     return rv
