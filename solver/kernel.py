@@ -811,10 +811,10 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
 
 
 @njit(inline='always', **JIT)
-def shifted_bound_moves(c, rr, hand, live, values, bird_mask, margin, done):
+def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin):
     """The siblings of ``c`` whose bound c's bound gives shifted by their
     difference in worth, where that is at most ``margin``: cards d of c's
-    hand and color (neither the bird), other than ``done``, either below
+    hand and color among ``cand`` (neither the bird), either below
     every relevant card of c's (``rr``), or with no card of another hand
     between d and c among the ``live`` cards (the trick's too), so that no
     other card's rank falls between theirs. Playing d instead of c, and c
@@ -837,7 +837,7 @@ def shifted_bound_moves(c, rr, hand, live, values, bird_mask, margin, done):
     thr = lowest_bit(lr) if lr != 0 else lane + 16
     mine = hand & lm & ~bird_mask
     others = live & lm & ~hand
-    m = mine & ~done & ~_bit(c)
+    m = mine & cand & ~_bit(c)
     while m:
         d = lowest_bit(m)
         m &= m - U1
@@ -994,8 +994,8 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                         mi2[ply] = 2  # the lower card gives the bound the higher one just gave
                     else:
                         # or that bound shifted by the two cards' difference in worth
-                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], live | tmask, values, bird_mask,
-                                                             need - 1 - rv if isor else rv - need, np.uint64(0))
+                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
+                                                             bird_mask, need - 1 - rv if isor else rv - need)
                         if (sh >> np.uint64(d2)) & U1:
                             mi2[ply] = 2
                             rel2[ply] |= extra
@@ -2005,19 +2005,24 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 state = _RETURN
             else:
                 rel[p] |= rr
-                same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask)
-                # siblings of other worth, where c's bound clears the target by more than it
-                sh, big, extra = shifted_bound_moves(c, rr, hands[seat], live_all | tm[p], values, bird_mask,
-                                                     target - 1 - rv if isor[p] else rv - target,
-                                                     same | skip[p])
-                if sh != 0:
-                    rel[p] |= extra
-                    if isor[p]:
-                        if rv + big > best[p]:
-                            best[p] = rv + big
-                    elif rv - big < best[p]:
-                        best[p] = rv - big
-                skip[p] |= same | sh
+                # the moves still to search in c's color
+                pend = np.uint64(0)
+                for j in range(mi[p], nm[p]):
+                    pend |= _bit(mv[p, j])
+                pend &= lane_mask(c) & ~skip[p]
+                if pend != 0:
+                    same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
+                    # siblings of other worth, where c's bound clears the target by more than that
+                    sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
+                                                         bird_mask, target - 1 - rv if isor[p] else rv - target)
+                    if sh != 0:
+                        rel[p] |= extra
+                        if isor[p]:
+                            if rv + big > best[p]:
+                                best[p] = rv + big
+                        elif rv - big < best[p]:
+                            best[p] = rv - big
+                    skip[p] |= same | sh
                 state = _NEXT
     stats[0] += nodes
     return rv
