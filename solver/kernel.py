@@ -811,7 +811,7 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
 
 
 @njit(inline='always', **JIT)
-def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin):
+def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor, cur):
     """The siblings of ``c`` whose bound c's bound gives shifted by their
     difference in worth, where that is at most ``margin``: cards d of c's
     hand and color among ``cand`` (neither the bird), either below
@@ -824,8 +824,14 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin):
     the later one, or the other way round (the shift the payoff-similar
     cache makes, ``worth_shift``, for one card). In the second case the
     bound depends on the owners of the cards from d to c: the lower of
-    the two joins the relevant cards. Returns (the cards, the largest
-    shift among them, the cards to add to the relevant ones)."""
+    the two joins the relevant cards. When c ends the trick, its winner is
+    known (``cur``: 1 the declaring side, 0 the defenders; -1 not known),
+    the same for d, and the shift goes one way only: d's worth instead of
+    c's to that side now, c's instead of d's to whoever wins later. So
+    for the bound that matters (an upper one at the declaring side's
+    node, ``isor``, a lower one at a defender's) only a change that way
+    counts. Returns (the cards, the largest shift among them, the cards
+    to add to the relevant ones)."""
     out = np.uint64(0)
     big = 0
     extra = np.uint64(0)
@@ -842,8 +848,14 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin):
         d = lowest_bit(m)
         m &= m - U1
         dv = values[d] - values[c]
-        if dv < 0:
-            dv = -dv
+        if cur < 0:
+            if dv < 0:
+                dv = -dv
+        else:
+            if (cur == 1) != isor:
+                dv = -dv
+            if dv < 0:
+                dv = 0
         if dv > margin:
             continue
         if d < thr and c < thr:
@@ -994,8 +1006,11 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                         mi2[ply] = 2  # the lower card gives the bound the higher one just gave
                     else:
                         # or that bound shifted by the two cards' difference in worth
+                        cur = -1
+                        if ply == n - 1:
+                            cur = side[seat] if beats(c, trick2[wp], trump_lane) else side[_seat_after(leader, wp, n)]
                         sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
-                                                             bird_mask, need - 1 - rv if isor else rv - need)
+                                                             bird_mask, need - 1 - rv if isor else rv - need, isor, cur)
                         if (sh >> np.uint64(d2)) & U1:
                             mi2[ply] = 2
                             rel2[ply] |= extra
@@ -2013,8 +2028,15 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 if pend != 0:
                     same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
                     # siblings of other worth, where c's bound clears the target by more than that
+                    cur = -1
+                    if tlen == n - 1:
+                        # c ends the trick: the seat that takes it is known
+                        wseat = seat if beats(c, hist[tlen0 + p - tlen + winpos], trump_lane) \
+                            else _seat_after(leader, winpos, n)
+                        cur = side[wseat]
                     sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
-                                                         bird_mask, target - 1 - rv if isor[p] else rv - target)
+                                                         bird_mask, target - 1 - rv if isor[p] else rv - target,
+                                                         isor[p], cur)
                     if sh != 0:
                         rel[p] |= extra
                         if isor[p]:
