@@ -824,9 +824,11 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor
     the later one, or the other way round (the shift the payoff-similar
     cache makes, ``worth_shift``, for one card). In the second case the
     bound depends on the owners of the cards from d to c: the lower of
-    the two joins the relevant cards. When c ends the trick, its winner is
-    known (``cur``: 1 the declaring side, 0 the defenders; -1 not known),
-    the same for d, and the shift goes one way only: d's worth instead of
+    the two joins the relevant cards. Where the side that takes this trick
+    is sure once c is played (``cur``: 1 the declaring side, 0 the
+    defenders; -1 not known: some seat still to play could beat the trick's
+    card; always known when c ends the trick), it is the same after d, and
+    the shift goes one way only: d's worth instead of
     c's to that side now, c's instead of d's to whoever wins later. So
     for the bound that matters (an upper one at the declaring side's
     node, ``isor``, a lower one at a defender's) only a change that way
@@ -2028,12 +2030,27 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 if pend != 0:
                     same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
                     # siblings of other worth, where c's bound clears the target by more than that
-                    cur = -1
-                    if tlen == n - 1:
-                        # c ends the trick: the seat that takes it is known
-                        wseat = seat if beats(c, hist[tlen0 + p - tlen + winpos], trump_lane) \
-                            else _seat_after(leader, winpos, n)
-                        cur = side[wseat]
+                    # the side that takes the trick, where no seat still to play can beat its card after c
+                    if tlen == 0:
+                        wc = c
+                        wseat = seat
+                        ld = c
+                    else:
+                        ld = hist[tlen0 + p - tlen]
+                        wc = hist[tlen0 + p - tlen + winpos]
+                        wseat = _seat_after(leader, winpos, n)
+                        if beats(c, wc, trump_lane):
+                            wc = c
+                            wseat = seat
+                    cur = side[wseat]
+                    wl = lane_mask(wc)
+                    above = wl & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
+                    if trump_lane >= 0 and (wc >> 4) != trump_lane:
+                        above |= LANE << np.uint64(16 * trump_lane)
+                    for i in range(tlen + 1, n):
+                        if legal_mask(hands[_seat_after(leader, i, n)], ld, any_time, bird_mask) & above:
+                            cur = -1
+                            break
                     sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
                                                          bird_mask, target - 1 - rv if isor[p] else rv - target,
                                                          isor[p], cur)
