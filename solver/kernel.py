@@ -1008,9 +1008,26 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                         mi2[ply] = 2  # the lower card gives the bound the higher one just gave
                     else:
                         # or that bound shifted by the two cards' difference in worth
-                        cur = -1
-                        if ply == n - 1:
-                            cur = side[seat] if beats(c, trick2[wp], trump_lane) else side[_seat_after(leader, wp, n)]
+                        # the side that takes the trick, where no opponent still to play can beat it
+                        if ply == 0:
+                            wc = c
+                            cur = side[seat]
+                            ld = c
+                        else:
+                            ld = trick2[0]
+                            wc = trick2[wp]
+                            cur = side[_seat_after(leader, wp, n)]
+                            if beats(c, wc, trump_lane):
+                                wc = c
+                                cur = side[seat]
+                        above = lane_mask(wc) & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
+                        if trump_lane >= 0 and (wc >> 4) != trump_lane:
+                            above |= LANE << np.uint64(16 * trump_lane)
+                        for i in range(ply + 1, n):
+                            s_i = _seat_after(leader, i, n)
+                            if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
+                                cur = -1
+                                break
                         sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
                                                              bird_mask, need - 1 - rv if isor else rv - need, isor, cur)
                         if (sh >> np.uint64(d2)) & U1:
@@ -2048,7 +2065,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     if trump_lane >= 0 and (wc >> 4) != trump_lane:
                         above |= LANE << np.uint64(16 * trump_lane)
                     for i in range(tlen + 1, n):
-                        if legal_mask(hands[_seat_after(leader, i, n)], ld, any_time, bird_mask) & above:
+                        s_i = _seat_after(leader, i, n)
+                        if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
                             cur = -1
                             break
                     sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
