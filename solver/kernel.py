@@ -810,6 +810,70 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
     return out
 
 
+@njit(inline='always', **JIT)
+def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor, cur):
+    """The siblings of ``c`` whose bound c's bound gives shifted by their
+    difference in worth, where that is at most ``margin``: cards d of c's
+    hand and color among ``cand`` (neither the bird), either below
+    every relevant card of c's (``rr``), or with no card of another hand
+    between d and c among the ``live`` cards (the trick's too), so that no
+    other card's rank falls between theirs. Playing d instead of c, and c
+    later wherever c's line plays d, every trick goes to the same seat, so
+    the declaring side's points differ by at most |worth(d) - worth(c)|:
+    d's worth goes to the winner of this trick and c's to the winner of
+    the later one, or the other way round (the shift the payoff-similar
+    cache makes, ``worth_shift``, for one card). In the second case the
+    bound depends on the owners of the cards from d to c: the lower of
+    the two joins the relevant cards. Where the side that takes this trick
+    is sure once c is played (``cur``: 1 the declaring side, 0 the
+    defenders; -1 not known: some seat still to play could beat the trick's
+    card; always known when c ends the trick), it is the same after d, and
+    the shift goes one way only: d's worth instead of
+    c's to that side now, c's instead of d's to whoever wins later. So
+    for the bound that matters (an upper one at the declaring side's
+    node, ``isor``, a lower one at a defender's) only a change that way
+    counts. Returns (the cards, the largest shift among them, the cards
+    to add to the relevant ones)."""
+    out = np.uint64(0)
+    big = 0
+    extra = np.uint64(0)
+    if margin < 0 or (bird_mask >> np.uint64(c)) & U1:
+        return out, big, extra
+    lm = lane_mask(c)
+    lane = (c >> 4) << 4
+    lr = rr & lm
+    thr = lowest_bit(lr) if lr != 0 else lane + 16
+    mine = hand & lm & ~bird_mask
+    others = live & lm & ~hand
+    m = mine & cand & ~_bit(c)
+    while m:
+        d = lowest_bit(m)
+        m &= m - U1
+        dv = values[d] - values[c]
+        if cur < 0:
+            if dv < 0:
+                dv = -dv
+        else:
+            if (cur == 1) != isor:
+                dv = -dv
+            if dv < 0:
+                dv = 0
+        if dv > margin:
+            continue
+        if d < thr and c < thr:
+            pass
+        else:
+            lo = d if d < c else c
+            hi = c if d < c else d
+            if others & ((U1 << np.uint64(hi)) - (U1 << np.uint64(lo + 1))):
+                continue
+            extra |= _bit(lo)
+        out |= U1 << np.uint64(d)
+        if dv > big:
+            big = dv
+    return out, big, extra
+
+
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
                dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
@@ -938,9 +1002,44 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                 ply -= 1
             else:
                 rel2[ply] |= rr
-                if mi2[ply] == 1 and nm2[ply] == 2 and \
-                        (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(mv2[ply, 1])) & U1:
-                    mi2[ply] = 2  # the lower card gives the bound the higher one just gave
+                if mi2[ply] == 1 and nm2[ply] == 2:
+                    d2 = mv2[ply, 1]
+                    if (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(d2)) & U1:
+                        mi2[ply] = 2  # the lower card gives the bound the higher one just gave
+                    else:
+                        # or that bound shifted by the two cards' difference in worth
+                        # the side that takes the trick, where no opponent still to play can beat it
+                        if ply == 0:
+                            wc = c
+                            cur = side[seat]
+                            ld = c
+                        else:
+                            ld = trick2[0]
+                            wc = trick2[wp]
+                            cur = side[_seat_after(leader, wp, n)]
+                            if beats(c, wc, trump_lane):
+                                wc = c
+                                cur = side[seat]
+                        above = lane_mask(wc) & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
+                        if trump_lane >= 0 and (wc >> 4) != trump_lane:
+                            above |= LANE << np.uint64(16 * trump_lane)
+                        for i in range(ply + 1, n):
+                            s_i = _seat_after(leader, i, n)
+                            if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
+                                cur = -1
+                                break
+                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
+                                                             bird_mask, need - 1 - rv if isor else rv - need, isor, cur)
+                        if (sh >> np.uint64(d2)) & U1:
+                            mi2[ply] = 2
+                            rel2[ply] |= extra
+                            if cur >= 0:
+                                rel2[ply] |= _bit(wc)
+                            if isor:
+                                if rv + big > best2[ply]:
+                                    best2[ply] = rv + big
+                            elif rv - big < best2[ply]:
+                                best2[ply] = rv - big
                 state = _NEXT
     return rv, rr, nodes, starts
 
@@ -1948,7 +2047,51 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 state = _RETURN
             else:
                 rel[p] |= rr
-                skip[p] |= same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask)
+                # the moves still to search in c's color
+                pend = np.uint64(0)
+                for j in range(mi[p], nm[p]):
+                    pend |= _bit(mv[p, j])
+                pend &= lane_mask(c) & ~skip[p]
+                if pend != 0:
+                    same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
+                    # siblings of other worth, where c's bound clears the target by more than that
+                    # the side that takes the trick, where no seat still to play can beat its card after c
+                    if tlen == 0:
+                        wc = c
+                        wseat = seat
+                        ld = c
+                    else:
+                        ld = hist[tlen0 + p - tlen]
+                        wc = hist[tlen0 + p - tlen + winpos]
+                        wseat = _seat_after(leader, winpos, n)
+                        if beats(c, wc, trump_lane):
+                            wc = c
+                            wseat = seat
+                    cur = side[wseat]
+                    wl = lane_mask(wc)
+                    above = wl & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
+                    if trump_lane >= 0 and (wc >> 4) != trump_lane:
+                        above |= LANE << np.uint64(16 * trump_lane)
+                    for i in range(tlen + 1, n):
+                        s_i = _seat_after(leader, i, n)
+                        if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
+                            cur = -1
+                            break
+                    sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
+                                                         bird_mask, target - 1 - rv if isor[p] else rv - target,
+                                                         isor[p], cur)
+                    if sh != 0:
+                        rel[p] |= extra
+                        if cur >= 0:
+                            # the side was sure because no opponent could beat the trick's card:
+                            # its owners from that card up are what the shift rests on
+                            rel[p] |= _bit(wc)
+                        if isor[p]:
+                            if rv + big > best[p]:
+                                best[p] = rv + big
+                        elif rv - big < best[p]:
+                            best[p] = rv - big
+                    skip[p] |= same | sh
                 state = _NEXT
     stats[0] += nodes
     return rv
