@@ -488,3 +488,20 @@ def test_seven_card_deals_with_the_whole_nest_equal_reference():
         res = solve(deal, trump, declarer, leader)
         assert res.declarer_points == naive_value(deal, trump, declarer, leader), where
         assert res.defender_points == _total(deal) - res.declarer_points, where
+
+
+def test_a_sibling_skipped_one_way_keeps_its_proof_in_the_table():
+    """A card skipped after its sibling because the side that takes the
+    trick is sure once the sibling is played (the shift of worth then goes
+    one way only) rests on no opponent still to play holding a card above
+    the trick's winning card: the first version of that skip stored bounds
+    without that card among the relevant ones, and a position matching the
+    entry, where a defender could overruff, read 25 for 30 (found by a
+    random campaign with counters of its own, thirty-eighth session)."""
+    rules = dataclasses.replace(Rules.preset("dixie40"), nest_to="declarer",
+                                counters=((2, 5), (4, 20), (11, 5), (14, 10)), bird_points=20)
+    d = Deal.from_rdn("N: B10 B8 R13 R10 Y7 / E: R11 R6 Y14 Y13 Y10 / S: B14 B7 Y11 Y8 G10 "
+                      "/ W: B11 G12 G11 G9 G6 / nest: B13", rules)
+    trick = [Card.from_rdn(c) for c in ("R10", "R6")]
+    assert naive_card_values(d, "Y", 1, 0, trick)[Card.from_rdn("Y8")] == 30
+    _check(d, "Y", 1, 0, trick, zero_sum=False)
