@@ -874,6 +874,28 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor
     return out, big, extra
 
 
+@njit(inline='always', **JIT)
+def sure_taker(hands, leader, n, side, seat, c, ld, wc, wseat, rest, trump_lane, any_time, bird_mask):
+    """Once ``seat`` plays ``c`` to a trick whose led card is ``ld`` and
+    whose winning card so far is ``wc`` of ``wseat`` (c, ld and wc all c's
+    when it leads): (the trick's winning card, the side sure to take the
+    trick: 1 the declaring side, 0 the defenders, -1 not known, where a
+    seat of the other side among the places ``rest`` to n - 1 after the
+    leader may play a card that beats it)."""
+    if beats(c, wc, trump_lane):
+        wc = c
+        wseat = seat
+    cur = side[wseat]
+    above = lane_mask(wc) & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
+    if trump_lane >= 0 and (wc >> 4) != trump_lane:
+        above |= LANE << np.uint64(16 * trump_lane)
+    for i in range(rest, n):
+        s_i = _seat_after(leader, i, n)
+        if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
+            return wc, -1
+    return wc, cur
+
+
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
                dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
@@ -1010,24 +1032,12 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                         # or that bound shifted by the two cards' difference in worth
                         # the side that takes the trick, where no opponent still to play can beat it
                         if ply == 0:
-                            wc = c
-                            cur = side[seat]
-                            ld = c
+                            wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane,
+                                                 any_time, bird_mask)
                         else:
-                            ld = trick2[0]
-                            wc = trick2[wp]
-                            cur = side[_seat_after(leader, wp, n)]
-                            if beats(c, wc, trump_lane):
-                                wc = c
-                                cur = side[seat]
-                        above = lane_mask(wc) & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
-                        if trump_lane >= 0 and (wc >> 4) != trump_lane:
-                            above |= LANE << np.uint64(16 * trump_lane)
-                        for i in range(ply + 1, n):
-                            s_i = _seat_after(leader, i, n)
-                            if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
-                                cur = -1
-                                break
+                            wc, cur = sure_taker(hands, leader, n, side, seat, c, trick2[0], trick2[wp],
+                                                 _seat_after(leader, wp, n), ply + 1, trump_lane, any_time,
+                                                 bird_mask)
                         sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
                                                              bird_mask, need - 1 - rv if isor else rv - need, isor, cur)
                         if (sh >> np.uint64(d2)) & U1:
@@ -2057,26 +2067,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     # siblings of other worth, where c's bound clears the target by more than that
                     # the side that takes the trick, where no seat still to play can beat its card after c
                     if tlen == 0:
-                        wc = c
-                        wseat = seat
-                        ld = c
+                        wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane, any_time,
+                                             bird_mask)
                     else:
-                        ld = hist[tlen0 + p - tlen]
-                        wc = hist[tlen0 + p - tlen + winpos]
-                        wseat = _seat_after(leader, winpos, n)
-                        if beats(c, wc, trump_lane):
-                            wc = c
-                            wseat = seat
-                    cur = side[wseat]
-                    wl = lane_mask(wc)
-                    above = wl & (ALL << np.uint64(wc + 1)) if wc < 63 else np.uint64(0)
-                    if trump_lane >= 0 and (wc >> 4) != trump_lane:
-                        above |= LANE << np.uint64(16 * trump_lane)
-                    for i in range(tlen + 1, n):
-                        s_i = _seat_after(leader, i, n)
-                        if side[s_i] != cur and legal_mask(hands[s_i], ld, any_time, bird_mask) & above:
-                            cur = -1
-                            break
+                        wc, cur = sure_taker(hands, leader, n, side, seat, c, hist[tlen0 + p - tlen],
+                                             hist[tlen0 + p - tlen + winpos], _seat_after(leader, winpos, n),
+                                             tlen + 1, trump_lane, any_time, bird_mask)
                     sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
                                                          bird_mask, target - 1 - rv if isor[p] else rv - target,
                                                          isor[p], cur)
