@@ -612,7 +612,8 @@ class Solver:
         """The table made and the kernel loaded (or compiled) before the clock
         starts, so ``ms`` is the search alone: an empty position returns at once.
         On the calling thread (``_first_call_here``)."""
-        _load_solve(pos, self._table(pos.context + (False,)), self._gen)
+        self._table(pos.context + (False,))
+        _load_solve(pos)
 
     def _value(self, pos: _Position, stats: np.ndarray, flip: bool = False) -> int:
         side = 1 - pos.side if flip else pos.side
@@ -652,7 +653,7 @@ class Solver:
         out_cards = np.zeros(kernel.MAXMOVES, np.int64)
         out_vals = np.zeros(kernel.MAXMOVES, np.int64)
         gen = self._gen
-        _load_card_values(pos, tt, gen)
+        _load_card_values(pos)
         k = _finished(_kernel_call(lambda stop: kernel.card_values_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side, pos.enc.values,
             pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, stats, stop, out_cards, out_vals)))
@@ -729,7 +730,7 @@ class Solver:
         order = np.array([int(pos.enc.perm[c.index]) for c in cards], np.int64)
         stats = np.zeros(1, np.int64)
         gen = self._gen
-        _load_best_card(pos, tt, gen)
+        _load_best_card(pos)
         i = _kernel_call(lambda stop: kernel.best_card_kernel(
             pos.hands.copy(), pos.leader, pos.trick, pos.tlen, won, value - pos.nest_points, order, len(order),
             pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen, TT_WAYS, stats, stop))
@@ -739,40 +740,50 @@ class Solver:
 
 
 # The first call of each kernel (``_first_call_here``), made the same way by
-# ``Solver`` and by ``_load_kernels``: empty hands, so no search, and the
-# argument types of the real calls, so the same compiled version.
-def _load_solve(pos: _Position, tt, gen: int) -> None:
-    _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
-                     pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop)
+# ``Solver``, ``solve_batch`` and ``_load_kernels``: empty hands, so no
+# search, and the argument types of the real calls, so the same compiled
+# version. On a small table of its own: a first call that Ctrl-C left
+# behind ends later, and must not then write to a table a search uses.
+def _first_table() -> tuple:
+    return kernel.tt_new(4)
 
 
-def _load_card_values(pos: _Position, tt, gen: int) -> None:
-    out = np.zeros(kernel.MAXMOVES, np.int64)
-    _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
-                     pos.enc.values, pos.enc.bird_mask, pos.unit, *tt, gen, TT_WAYS, np.zeros(1, np.int64), _stop,
-                     out, out.copy())
+def _load_solve(pos: _Position) -> None:
+    if not kernel.solve_exact.overloads:
+        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
+                         pos.enc.values, pos.enc.bird_mask, pos.unit, *_first_table(), 1, TT_WAYS,
+                         np.zeros(1, np.int64), _stop)
 
 
-def _load_best_card(pos: _Position, tt, gen: int) -> None:
-    _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
-                     np.zeros(1, np.int64), 0, pos.P, pos.side, pos.enc.values, pos.enc.bird_mask, *tt, gen,
-                     TT_WAYS, np.zeros(1, np.int64), _stop)
+def _load_card_values(pos: _Position) -> None:
+    if not kernel.card_values_kernel.overloads:
+        out = np.zeros(kernel.MAXMOVES, np.int64)
+        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
+                         pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *_first_table(), 1, TT_WAYS,
+                         np.zeros(1, np.int64), _stop, out, out.copy())
+
+
+def _load_best_card(pos: _Position) -> None:
+    if not kernel.best_card_kernel.overloads:
+        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
+                         np.zeros(1, np.int64), 0, pos.P, pos.side, pos.enc.values, pos.enc.bird_mask,
+                         *_first_table(), 1, TT_WAYS, np.zeros(1, np.int64), _stop)
 
 
 def _load_kernels(deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
                   dealer: str | int | None = None, trick: Sequence = (),
                   uses: Sequence[str] = ("solve",)) -> None:
     """Make the first call of the kernels behind ``uses`` ("solve",
-    "card_values", "line") on this thread, with empty hands and a small
-    table: their compile, or their load from the cache, which Ctrl-C stops
-    here, on the main thread, and not on the threads that then solve."""
+    "card_values", "line"), with empty hands and a small table: their
+    compile, or their load from the cache, before the threads that then
+    solve start (``_first_call_here``: on the main thread, Ctrl-C ends the
+    wait for it at once)."""
     pos = _position(deal, trump, declarer, leader, dealer, trick)
-    tt = kernel.tt_new(4)
-    _load_solve(pos, tt, 1)
+    _load_solve(pos)
     if "card_values" in uses:
-        _load_card_values(pos, tt, 1)
+        _load_card_values(pos)
     if "line" in uses:
-        _load_best_card(pos, tt, 1)
+        _load_best_card(pos)
 
 
 _local = threading.local()
@@ -1063,14 +1074,9 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         units[i] = pos.unit
         nest[i] = pos.nest_points
     units_of_work = _work_units(groups, P, sides, values, birds, threads)
-    if m and not kernel.solve_exact.overloads:  # (not to take a table for nothing)
-        entry = _tables.take(bits)
-        try:
-            _first_call_here(kernel.solve_exact, hands[0], lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
-                             values[0], birds[0], units[0], *entry[0], entry[1], TT_WAYS, np.zeros(1, np.int64),
-                             _stop)
-        finally:
-            _tables.give(bits, entry)
+    if m and not kernel.solve_exact.overloads:
+        _first_call_here(kernel.solve_exact, hands[0], lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
+                         values[0], birds[0], units[0], *_first_table(), 1, TT_WAYS, np.zeros(1, np.int64), _stop)
     lock = threading.Lock()
     next_unit = [0]
     failed = [False]  # a worker's error (no table to be had, a progress call that raised) ends the call
