@@ -1029,27 +1029,30 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                     if (same_bound_moves(c, rr, hands[seat], worth, values, bird_mask) >> np.uint64(d2)) & U1:
                         mi2[ply] = 2  # the lower card gives the bound the higher one just gave
                     else:
-                        # or that bound shifted by the two cards' difference in worth
-                        # the side that takes the trick, where no opponent still to play can beat it
-                        if ply == 0:
-                            wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane,
-                                                 any_time, bird_mask)
-                        else:
-                            wc, cur = sure_taker(hands, leader, n, side, seat, c, trick2[0], trick2[wp],
-                                                 _seat_after(leader, wp, n), ply + 1, trump_lane, any_time,
-                                                 bird_mask)
-                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
-                                                             bird_mask, need - 1 - rv if isor else rv - need, isor, cur)
-                        if (sh >> np.uint64(d2)) & U1:
-                            mi2[ply] = 2
-                            rel2[ply] |= extra
-                            if cur >= 0:
-                                rel2[ply] |= _bit(wc)
-                            if isor:
-                                if rv + big > best2[ply]:
-                                    best2[ply] = rv + big
-                            elif rv - big < best2[ply]:
-                                best2[ply] = rv - big
+                        # or that bound shifted by the two cards' difference in worth, where c's bound
+                        # clears the need at all (the taker test costs a pass over the seats to play)
+                        margin = need - 1 - rv if isor else rv - need
+                        if margin >= 0:
+                            # the side that takes the trick, where no opponent still to play can beat it
+                            if ply == 0:
+                                wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane,
+                                                     any_time, bird_mask)
+                            else:
+                                wc, cur = sure_taker(hands, leader, n, side, seat, c, trick2[0], trick2[wp],
+                                                     _seat_after(leader, wp, n), ply + 1, trump_lane, any_time,
+                                                     bird_mask)
+                            sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
+                                                                 bird_mask, margin, isor, cur)
+                            if (sh >> np.uint64(d2)) & U1:
+                                mi2[ply] = 2
+                                rel2[ply] |= extra
+                                if cur >= 0:
+                                    rel2[ply] |= _bit(wc)
+                                if isor:
+                                    if rv + big > best2[ply]:
+                                        best2[ply] = rv + big
+                                elif rv - big < best2[ply]:
+                                    best2[ply] = rv - big
                 state = _NEXT
     return rv, rr, nodes, starts
 
@@ -2064,30 +2067,34 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 pend &= lane_mask(c) & ~skip[p]
                 if pend != 0:
                     same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
-                    # siblings of other worth, where c's bound clears the target by more than that
-                    # the side that takes the trick, where no seat still to play can beat its card after c
-                    if tlen == 0:
-                        wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane, any_time,
-                                             bird_mask)
-                    else:
-                        wc, cur = sure_taker(hands, leader, n, side, seat, c, hist[tlen0 + p - tlen],
-                                             hist[tlen0 + p - tlen + winpos], _seat_after(leader, winpos, n),
-                                             tlen + 1, trump_lane, any_time, bird_mask)
-                    sh, big, extra = shifted_bound_moves(c, rr, hands[seat], pend & ~same, live_all | tm[p], values,
-                                                         bird_mask, target - 1 - rv if isor[p] else rv - target,
-                                                         isor[p], cur)
-                    if sh != 0:
-                        rel[p] |= extra
-                        if cur >= 0:
-                            # the side was sure because no opponent could beat the trick's card:
-                            # its owners from that card up are what the shift rests on
-                            rel[p] |= _bit(wc)
-                        if isor[p]:
-                            if rv + big > best[p]:
-                                best[p] = rv + big
-                        elif rv - big < best[p]:
-                            best[p] = rv - big
-                    skip[p] |= same | sh
+                    skip[p] |= same
+                    # siblings of other worth, where c's bound clears the target by more than that (the
+                    # taker test costs a pass over the seats to play: only where there is one and a margin)
+                    cand = pend & ~same
+                    margin = target - 1 - rv if isor[p] else rv - target
+                    if cand != 0 and margin >= 0:
+                        # the side that takes the trick, where no seat still to play can beat its card after c
+                        if tlen == 0:
+                            wc, cur = sure_taker(hands, leader, n, side, seat, c, c, c, seat, 1, trump_lane,
+                                                 any_time, bird_mask)
+                        else:
+                            wc, cur = sure_taker(hands, leader, n, side, seat, c, hist[tlen0 + p - tlen],
+                                                 hist[tlen0 + p - tlen + winpos], _seat_after(leader, winpos, n),
+                                                 tlen + 1, trump_lane, any_time, bird_mask)
+                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], cand, live_all | tm[p], values,
+                                                             bird_mask, margin, isor[p], cur)
+                        if sh != 0:
+                            rel[p] |= extra
+                            if cur >= 0:
+                                # the side was sure because no opponent could beat the trick's card:
+                                # its owners from that card up are what the shift rests on
+                                rel[p] |= _bit(wc)
+                            if isor[p]:
+                                if rv + big > best[p]:
+                                    best[p] = rv + big
+                            elif rv - big < best[p]:
+                                best[p] = rv - big
+                            skip[p] |= sh
                 state = _NEXT
     stats[0] += nodes
     return rv
