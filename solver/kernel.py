@@ -260,7 +260,9 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
         if wins:
             return -2000 + 8 * v - rank
         if last:
-            return 800 + 8 * v + rank  # smear counters on partner's trick
+            # smear counters on partner's trick, the lowest first (highest
+            # first cost 8 % more nodes on hand's work), a sure winner last
+            return 800 + 8 * v - rank - (200 if top else 0)
         return 400 + 4 * v - rank
     if wins:
         if last:
@@ -270,7 +272,7 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
         if tlen == 1 and (c >> 4) == (led >> 4):
             return -8 * v - rank  # second hand low
         return 1200 - rank
-    return -8 * v - rank
+    return -8 * v - rank - (200 if top else 0)  # a loser: keep the sure winners
 
 
 @njit(inline='always', **JIT)
@@ -301,9 +303,12 @@ def lead_lanes(hands, seat, n, side, trump_lane):
 
 @njit(inline='always', **JIT)
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
-              partner_winning, trump_lane, hint, history, lead_info):
+              partner_winning, trump_lane, hint, history, lead_info, trick_points):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
-    equivalent cards, best-first (``scores`` is scratch). Returns their number."""
+    equivalent cards, best-first (``scores`` is scratch). Returns their number.
+    ``partner_winning``: a partner's card wins the trick and no seat of the
+    other side still to play can beat it; ``trick_points``: the points of the
+    trick's cards so far."""
     legal = legal_mask(h, led, any_time, bird_mask)
     k = 0
     m = legal
@@ -323,12 +328,18 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
         s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info) * 4096
         s += history[c] if history[c] < 4095 else 4095
         if tlen > 0 and (bird_mask >> np.uint64(c)) & U1:
-            # within a trick the bird goes last: the top trump wins whenever
-            # it is played, so it is seldom the way to win this trick; the
-            # scores above prize it as a winner worth points (last to play,
-            # the first winner tried), and under bird_play=any_time that
-            # was on every trick its holder could win
-            s -= 2000 * 4096
+            if tlen == n - 1 and not partner_winning and trick_points > 0 \
+                    and 2 * trick_points >= values[c]:
+                # last to play to the other side's trick of half the bird's
+                # worth or more: after the other winners, before the losers
+                s = 1100 * 4096 + (history[c] if history[c] < 4095 else 4095)
+            else:
+                # within a trick the bird goes last: the top trump wins whenever
+                # it is played, so it is seldom the way to win this trick; the
+                # scores above prize it as a winner worth points (last to play,
+                # the first winner tried), and under bird_play=any_time that
+                # was on every trick its holder could win
+                s -= 2000 * 4096
         if c == hint:
             s = 1 << 50
         # insertion sort, descending
@@ -1961,10 +1972,23 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 led = hist[start]
                 win_card = hist[start + winpos]
                 pw = side[_seat_after(leader, winpos, n)] == side[seat]
+                if pw and tlen < n - 1:
+                    # a partner's card that a seat of the other side still to
+                    # play can beat is no winner to play low to: order as if
+                    # the other side won (-11 % nodes on hand's work)
+                    above = lane_mask(win_card) & (ALL << np.uint64(win_card + 1)) if win_card < 63 \
+                        else np.uint64(0)
+                    if trump_lane >= 0 and (win_card >> 4) != trump_lane:
+                        above |= LANE << np.uint64(16 * trump_lane)
+                    for i in range(tlen + 1, n):
+                        s_i = _seat_after(leader, i, n)
+                        if side[s_i] != side[seat] and legal_mask(hands[s_i], led, any_time, bird_mask) & above:
+                            pw = False
+                            break
             live = live_all | tm[p]
             nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                               win_card, pw, trump_lane, hint, history[seat],
-                              linfo if tlen == 0 else 0)
+                              linfo if tlen == 0 else 0, trickval)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)
