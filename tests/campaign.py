@@ -125,6 +125,20 @@ def shuffle_irrelevant(words, n, live, relevant, rng):
     return moved
 
 
+def matching_positions(words, n, class_bits, relevant, rng, shuffles: int):
+    """Of ``shuffles`` deals of the cards outside ``relevant`` to other
+    owners, those that match the entry of the position ``words`` (the
+    same exact key: no hand's worth in a color changed)."""
+    live = 0
+    for w in words:
+        live |= w
+    kp, _ = table_key(words, n, live, class_bits)
+    for _ in range(shuffles):
+        moved = shuffle_irrelevant(words, n, live, relevant, rng)
+        if (table_key(moved, n, live, class_bits)[0] == kp).all():
+            yield moved
+
+
 LOG_STORES = 5000  # stores the log keeps (12 words each after a 1000-word head)
 
 
@@ -178,14 +192,7 @@ def stored_bound_faults(deal, trump, declarer, leader, trick, rng, shuffles: int
             faults.append(f"stored {kind} bound {f} at {deal_of(deal, pos.enc, words).rdn()!r} leader {lead}: "
                           f"the reference gives {v}")
             continue
-        live = 0
-        for w in words:
-            live |= w
-        kp, _ = table_key(words, n, live, class_bits)
-        for _ in range(shuffles):
-            moved = shuffle_irrelevant(words, n, live, relevant, rng)
-            if not (table_key(moved, n, live, class_bits)[0] == kp).all():
-                continue  # not a match for the entry (other worth in some hand)
+        for moved in matching_positions(words, n, class_bits, relevant, rng, shuffles):
             matches += 1
             v2 = value(moved, lead)
             if not (v2 >= f if lower else v2 <= f):

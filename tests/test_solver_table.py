@@ -22,8 +22,9 @@ import random
 import numpy as np
 import pytest
 
-from campaign import (case_text, deal_of as _deal_of, logged_stores, random_position, random_rules,
-                      shuffle_irrelevant as _shuffle_irrelevant, stored_bound_faults, table_key as _key)
+from campaign import (case_text, deal_of as _deal_of, logged_stores, matching_positions, random_position,
+                      random_rules, shuffle_irrelevant as _shuffle_irrelevant, stored_bound_faults,
+                      table_key as _key)
 from naive import naive_value, random_endgame
 from rook_analyze.solver import Deal, Rules, api, config, kernel, random_deal
 from rook_analyze.solver.config import TT_WAYS
@@ -74,15 +75,7 @@ def test_stored_bounds_hold_wherever_they_match(spec):
         v = value(words, lead)
         assert (v >= f) if res else (v <= f), (where, "stored", "lower" if res else "upper", f, "true", v)
         stores += 1
-        live = 0
-        for w in words:
-            live |= w
-        kp, _ = _key(words, n, live, class_bits)
-        for _ in range(SHUFFLES):
-            moved = _shuffle_irrelevant(words, n, live, relevant, rng)
-            kp2, _ = _key(moved, n, live, class_bits)
-            if not (kp2 == kp).all():
-                continue  # not a match for the entry (other worth in some hand)
+        for moved in matching_positions(words, n, class_bits, relevant, rng, SHUFFLES):
             v2 = value(moved, lead)
             checked_matches += 1
             assert (v2 >= f) if res else (v2 <= f), (where, "matching", show(moved), "stored", f, "true", v2)
