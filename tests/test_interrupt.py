@@ -317,9 +317,12 @@ def test_ctrl_c_in_a_terminal_stops_simulate_without_worker_tracebacks(tmp_path)
 
 
 def _start_a_long_hand(tmp_path, **popen) -> subprocess.Popen:
-    """A ``hand`` run of ``full`` hands (minutes a sample), returned once it is solving."""
-    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "hand", "--rules", "full", "-n", "2",
-                            "Rook B14 B12 B10 B7 B5 R13 R10 R4 Y14 Y9 G11 G5", "--detail", "d.csv"],
+    """A ``hand`` run of ``full`` hands, returned once it is solving. The
+    seed and the samples are fixed so that it runs for many minutes: with
+    a fresh seed two samples took from 1 to 66 s (thirty-ninth session),
+    and a quick pair finished before the test's signal came."""
+    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "hand", "--rules", "full", "-n", "500",
+                            "--seed", "8", "Rook B14 B12 B10 B7 B5 R13 R10 R4 Y14 Y9 G11 G5", "--detail", "d.csv"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
                            cwd=tmp_path, **popen)
     # after this note on standard error (and the compile notice, on a cold cache), the run is solving
