@@ -72,9 +72,12 @@ def case_text(deal, trump, declarer, leader, trick) -> str:
             f"leader {r.seat_names[leader]} trick {[c.rdn() for c in trick]}")
 
 
-def compare(deal, trump, declarer, leader, trick) -> str | None:
+def compare(deal, trump, declarer, leader, trick, zero_sum: bool | None = None) -> str | None:
     """None when the solver agrees with the reference on every card and on
-    both sides' values; otherwise what differs."""
+    both sides' values; otherwise what differs. ``zero_sum``: every point
+    goes to one side or the other, so the defenders' value is the total
+    less the declaring side's (None: from the rules; False: the
+    reference's own search for the defenders)."""
     rules = deal.rules
     want = {c.rdn(): v for c, v in naive_card_values(deal, trump, declarer, leader, trick).items()}
     got = {c.rdn(): v for c, v in card_values(deal, trump, declarer, leader, trick=trick).items()}
@@ -83,8 +86,11 @@ def compare(deal, trump, declarer, leader, trick) -> str | None:
     seat = (leader + len(trick)) % rules.seats
     value = (max if rules.side_of(seat, declarer) else min)(want.values())
     res = solve(deal, trump, declarer, leader, trick=trick)
-    if rules.most_tricks is None or most_tricks_always_awarded(rules.most_tricks[0], deal.cards_per_hand):
-        defenders = deal.total_points() - value  # every point goes to one side or the other
+    if zero_sum is None:
+        zero_sum = rules.most_tricks is None or most_tricks_always_awarded(rules.most_tricks[0],
+                                                                            deal.cards_per_hand)
+    if zero_sum:
+        defenders = deal.total_points() - value
     else:
         defenders = naive_defender_value(deal, trump, declarer, leader, trick)
     if (res.declarer_points, res.defender_points) != (value, defenders):
