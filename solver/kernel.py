@@ -1972,12 +1972,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 start = tlen0 + p - tlen
                 led = hist[start]
                 win_card = hist[start + winpos]
-                pw = side[_seat_after(leader, winpos, n)] == side[seat]
+                wseat = _seat_after(leader, winpos, n)
+                pw = side[wseat] == side[seat]
                 if pw and tlen < n - 1:
                     # a partner's card that a seat of the other side still to
                     # play can beat is no winner to play low to: order as if
                     # the other side won (-11 % nodes on hand's work)
-                    wseat = _seat_after(leader, winpos, n)
                     pw = sure_taker(hands, leader, n, side, wseat, win_card, led, win_card, wseat, tlen + 1,
                                     trump_lane, any_time, bird_mask)[1] >= 0
             live = live_all | tm[p]
