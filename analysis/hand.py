@@ -277,8 +277,9 @@ def bid_table(rules: Rules, points: np.ndarray, defenders: np.ndarray) -> pd.Dat
     return pd.DataFrame(rows)
 
 
-def wilson(p: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``p`` out of ``n``."""
+def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``p`` out of ``n`` (an
+    effective number of draws may be fractional: ``report.make_interval``)."""
     if n == 0:
         return (0.0, 1.0)
     z2 = z * z

@@ -278,6 +278,74 @@ def _make_rates(group: pd.DataFrame, target: str, bids: Sequence[int]) -> dict[s
     return {f"make_{b}": float((pts >= b).mean()) for b in bids}
 
 
+def _interval_columns(bids: Sequence[int]) -> list[str]:
+    return [f"make_{b}_{end}" for b in bids for end in ("lo", "hi")]
+
+
+def _make_intervals(group: pd.DataFrame, target: str, bids: Sequence[int]) -> dict[str, float]:
+    """Each bid's ``make_interval``, as ``make_<bid>_lo`` and ``make_<bid>_hi``."""
+    pts = group[target].to_numpy()
+    # rows without their deal (a frame of the caller's own) count as deals of their own
+    deals = group["deal_id"].to_numpy() if "deal_id" in group.columns else np.arange(len(group))
+    which, g = _deal_codes(deals)  # once a group: a million deals' sort is a tenth of a second
+    out = {}
+    for b in bids:
+        out[f"make_{b}_lo"], out[f"make_{b}_hi"] = _interval(pts >= b, which, g)
+    return out
+
+
+def _deal_codes(deals: Sequence[int] | np.ndarray) -> tuple[np.ndarray, int]:
+    """Each hand's deal as 0 .. g - 1, and g, the number of deals."""
+    _, which = np.unique(np.asarray(deals), return_inverse=True)
+    which = which.ravel()  # numpy 2.0 and 2.1 shaped it as the input
+    return which, int(which.max()) + 1 if len(which) else 0
+
+
+def make_interval(made: Sequence[bool] | np.ndarray, deals: Sequence[int] | np.ndarray) -> tuple[float, float]:
+    """The 95% interval of the share of hands that make a bid (``made``, one a
+    hand), the hands of one deal (``deals``: each hand's deal) counted together.
+
+    The seats of a deal share its cards, so its hands are not independent
+    draws: a design effect (the variance of the share with the deals as
+    clusters, over what independent hands would give) shrinks the hands to
+    an effective number, and the interval is the Wilson interval of the
+    share out of that many: the deals where each deal's hands all make it
+    or all fail, the hands where each hand is a deal of its own. It is
+    never above the hands themselves (where a deal's hands pull apart, as a
+    strong seat leaves its opponents weak, the interval stays that of
+    independent hands, on the safe side); it is the hands where all or
+    none make it (no spread to measure), and one where every hand comes
+    from a single deal."""
+    made = np.asarray(made, dtype=bool)
+    deals = np.asarray(deals)
+    if made.ndim != 1 or made.shape != deals.shape:
+        raise SimulationError(f"made and deals: shapes {made.shape} and {deals.shape}, expected one deal a hand "
+                              f"(two lists of the same length)")
+    return _interval(made, *_deal_codes(deals))
+
+
+def _interval(made: np.ndarray, which: np.ndarray, g: int) -> tuple[float, float]:
+    from rook_analyze.analysis.hand import wilson
+
+    made = np.asarray(made, dtype=float)
+    n = len(made)
+    if n == 0:
+        return (0.0, 1.0)
+    p = float(made.mean())
+    eff = float(n)
+    if 0 < p < 1:
+        if g < 2:
+            eff = 1.0
+        else:
+            spread = np.bincount(which, weights=made - p)
+            # no small-sample factor, as the Wilson interval's own p(1 - p) / n: hands of
+            # deals of their own then give the hands, one answer a deal the deals
+            var = float((spread ** 2).sum()) / (n * n)
+            if var > 0:
+                eff = min(eff, p * (1 - p) / var)
+    return wilson(p, eff)
+
+
 def _bucket_edges(count: pd.Series, buckets: int, step: int = COUNT_STEP) -> list[float]:
     """Bucket edges on multiples of ``step`` near the count's quantiles (groups of about equal size, round
     numbers; edges that round together merge, so there may be fewer groups)."""
@@ -299,9 +367,11 @@ def _bucket_labels(edges: Sequence[float]) -> list[str]:
 
 def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int], target: str,
                 buckets: int = 5, step: int = COUNT_STEP) -> pd.DataFrame:
-    """P(points >= bid) for each bid, by hand-count bucket (one row a bucket;
-    bucket edges on multiples of ``step``), then all hands. ``count`` None (no
-    hand count): the all-hands row alone, its ``mean_count`` NaN."""
+    """P(points >= bid) for each bid (``make_<bid>``, with its 95% interval
+    ``make_<bid>_lo`` .. ``make_<bid>_hi``: ``make_interval``), by hand-count
+    bucket (one row a bucket; bucket edges on multiples of ``step``), then all
+    hands. ``count`` None (no hand count): the all-hands row alone, its
+    ``mean_count`` NaN."""
     buckets = whole("buckets", buckets, 1, error=SimulationError, most=MAX_BUCKETS)
     step = whole("step", step, 1, error=SimulationError)
     _check_target(frame, target)
@@ -309,6 +379,7 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
         row = {"bucket": "all hands", "rows": len(frame), "mean_count": float("nan"),
                "mean_points": float(frame[target].mean())}
         row.update(_make_rates(frame, target, bids))
+        row.update(_make_intervals(frame, target, bids))
         return pd.DataFrame([row])
     edges = _bucket_edges(count, buckets, step)
     labels = _bucket_labels(edges)
@@ -321,17 +392,20 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
         row = {"bucket": label, "rows": len(group), "mean_count": float(count[which == k].mean()),
                "mean_points": float(group[target].mean())}
         row.update(_make_rates(group, target, bids))
+        row.update(_make_intervals(group, target, bids))
         rows.append(row)
     row = {"bucket": "all hands", "rows": len(frame), "mean_count": float(count.mean()),
            "mean_points": float(frame[target].mean())}
     row.update(_make_rates(frame, target, bids))
+    row.update(_make_intervals(frame, target, bids))
     rows.append(row)
     return pd.DataFrame(rows)
 
 
 def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int], target: str,
                   width: int = 5, min_rows: int = MIN_COUNT_ROWS) -> pd.DataFrame:
-    """P(points >= bid) by hand count in steps of ``width``: the table to read at the table.
+    """P(points >= bid) by hand count in steps of ``width``: the table to read at the table
+    (with 95% intervals, as ``bid_success``).
 
     Counts with fewer than ``min_rows`` hands are left out (too noisy);
     ``count`` None (no hand count) leaves out every row."""
@@ -339,7 +413,7 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[i
     min_rows = whole("min_rows", min_rows, 1, error=SimulationError)
     _check_target(frame, target)
     if count is None:
-        return pd.DataFrame(columns=["count", "rows", "mean_points", *_bid_columns(bids)])
+        return pd.DataFrame(columns=["count", "rows", "mean_points", *_bid_columns(bids), *_interval_columns(bids)])
     lo = width * np.floor(count.to_numpy() / width)
     rows = []
     for value in np.unique(lo):
@@ -349,6 +423,7 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[i
         group = frame[mask]
         row = {"count": int(value), "rows": int(mask.sum()), "mean_points": float(group[target].mean())}
         row.update(_make_rates(group, target, bids))
+        row.update(_make_intervals(group, target, bids))
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -574,7 +649,7 @@ MARKERS = "osD^vPX*hp"  # one a hand-count group: neighbouring groups' colours a
 def plot_report(report: Report):
     """A two-panel matplotlib Figure: the chance to make each bid by hand-count
     bucket, and the chance to make a few bids against the hand count; each
-    curve with its 95% band. Everything is inside the figure, so a plain
+    curve with its 95% band (``make_interval``). Everything is inside the figure, so a plain
     ``savefig`` keeps it all (titles, legends below the panels, the count's
     formula at the foot)."""
     from rook_analyze.analysis.plots import bid_ticks, check_report
@@ -593,12 +668,12 @@ def plot_report(report: Report):
     cmap = _colormap(len(buckets))
     band = Patch(color="grey", alpha=0.25, label="shaded: 95% interval")
     for k, (_, row) in enumerate(buckets.iterrows()):
-        _curve(left, bids, [row[f"make_{b}"] for b in bids], row["rows"], color=cmap[k],
+        _curve(left, bids, *_shares(row, bids), color=cmap[k],
                marker=MARKERS[k % len(MARKERS)], label=f"{row['bucket']}  ({row['rows']:,} hands)")
     every = table[table["bucket"] == "all hands"]
     if not every.empty:
         row = every.iloc[0]
-        _curve(left, bids, [row[f"make_{b}"] for b in bids], row["rows"], color="black", lw=2, ls="--",
+        _curve(left, bids, *_shares(row, bids), color="black", lw=2, ls="--",
                label=f"all hands  ({row['rows']:,} hands)")
     rules = Rules.from_spec(report.rules)
     left.set_xlabel("bid (points the declaring side must take)" if rules.has_auction else
@@ -623,7 +698,8 @@ def plot_report(report: Report):
         cmap2 = _colormap(len(picks))
         for k, b in enumerate(picks):
             # a point stands for the counts from ``count`` up to the next step: plot it mid-way
-            _curve(right, by_count["count"] + width / 2, by_count[f"make_{b}"], by_count["rows"],
+            _curve(right, by_count["count"] + width / 2, by_count[f"make_{b}"], by_count[f"make_{b}_lo"],
+                   by_count[f"make_{b}_hi"],
                    color=cmap2[k], marker=MARKERS[k], label=f"bid {b}" if rules.has_auction else f"{b} tricks")
     else:
         # an empty panel would look like a fault: say why it is empty
@@ -667,15 +743,17 @@ def plot_report(report: Report):
     return fig
 
 
-def _curve(ax, x, shares, rows, **style) -> None:
-    """A curve of chances (shares, drawn in %) with its 95% Wilson band from ``rows`` hands a point."""
-    from rook_analyze.analysis.hand import wilson
+def _shares(row: pd.Series, bids: Sequence[int]) -> tuple[list[float], list[float], list[float]]:
+    """A table row's chances to make each bid, and their intervals' ends."""
+    return ([row[f"make_{b}"] for b in bids], [row[f"make_{b}_lo"] for b in bids],
+            [row[f"make_{b}_hi"] for b in bids])
 
-    shares = np.asarray(shares, dtype=float)
-    rows = np.broadcast_to(np.asarray(rows, dtype=int), shares.shape)
-    lo, hi = np.array([wilson(p, n) for p, n in zip(shares, rows)]).T if len(shares) else ([], [])
-    ax.fill_between(x, 100 * np.asarray(lo), 100 * np.asarray(hi), color=style["color"], alpha=0.12, linewidth=0)
-    ax.plot(x, 100 * shares, ms=4.5, **style)
+
+def _curve(ax, x, shares, lo, hi, **style) -> None:
+    """A curve of chances (shares, drawn in %) with its 95% band from ``lo`` to ``hi``."""
+    ax.fill_between(x, 100 * np.asarray(lo, dtype=float), 100 * np.asarray(hi, dtype=float), color=style["color"],
+                    alpha=0.12, linewidth=0)
+    ax.plot(x, 100 * np.asarray(shares, dtype=float), ms=4.5, **style)
 
 
 def _pick_bids(bids: Sequence[int]) -> list[int]:

@@ -41,7 +41,9 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
     - Bid success: the chance that the declaring side takes at least each
       bid, by hand-count group and by hand count in steps of 5 (of 1
       under bridge, whose points are tricks), counts held by fewer than
-      20 hands left out.
+      20 hands left out; json and csv add each chance's 95% interval
+      (the four seats of a deal share its cards, so the interval counts
+      a deal's hands together), which the plot shades.
     - Trump choice: how often the policy's trump is a best trump in
       hindsight (ties count) and what it costs, and how often the longest
       color is; points by trumps held.
@@ -81,7 +83,10 @@ def _count_groups(step: int) -> str:
 
 
 def _percent(table: pd.DataFrame) -> pd.DataFrame:
-    """The ``make_<bid>`` columns as whole percents, headed by the bid alone."""
+    """The ``make_<bid>`` columns as whole percents, headed by the bid alone (their
+    intervals, ``make_<bid>_lo`` and ``_hi``, are left to json, csv and the plot:
+    three figures a bid would not fit a line)."""
+    table = table.drop(columns=[c for c in table.columns if c.startswith("make_") and c.endswith(("_lo", "_hi"))])
     out = table.copy()
     for col in table.columns:
         if col.startswith("make_"):

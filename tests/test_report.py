@@ -23,8 +23,8 @@ from clirunner import CliRunner
 from figures import leaves_no_figure_open, outside
 from rook_analyze.analysis.policy import POLICY_REVISION
 from rook_analyze.analysis.report import (bid_success, build_report, by_position, count_step, deals_needed,
-                                           feature_text, fit_count, load_frame, make_by_count, plot_report,
-                                           trump_choice, trump_length)
+                                           feature_text, fit_count, load_frame, make_by_count, make_interval,
+                                           plot_report, trump_choice, trump_length)
 from rook_analyze.analysis.simulate import SimulationError, make_plan, prepare_output, simulate_chunk, write_part
 from rook_analyze.cli.main import main
 from rook_analyze.solver import Rules
@@ -245,6 +245,69 @@ def test_report_tables_agree_with_the_data(dataset):
     assert (pos["mean_best_points"] > pos["mean_points"]).any()  # the two columns differ here
     assert rep.trump_length["rows"].sum() == len(frame)
     assert rep.make_by_count["rows"].min() >= 20
+
+
+def test_make_interval_counts_a_deals_hands_together():
+    """A deal's hands move together or apart: the interval is the Wilson
+    interval of an effective number of hands, between the deals and the hands."""
+    from rook_analyze.analysis.hand import wilson
+
+    deals = np.repeat(np.arange(50), 4)
+    same = np.repeat(np.arange(50) % 5 == 0, 4)  # every hand of a deal alike: the deals are the draws
+    assert make_interval(same, deals) == pytest.approx(wilson(0.2, 50))
+    apart = np.tile([True, False, False, True], 50)  # two of four each deal: never narrower than the hands
+    assert make_interval(apart, deals) == pytest.approx(wilson(0.5, 200))
+    own = np.arange(200) % 5 == 0  # each hand a deal of its own
+    assert make_interval(own, np.arange(200)) == pytest.approx(wilson(0.2, 200))
+    assert make_interval(np.ones(200, bool), deals) == pytest.approx(wilson(1.0, 200))
+    assert make_interval(np.zeros(200, bool), deals) == pytest.approx(wilson(0.0, 200))
+    assert make_interval([True, False, False, False], [7, 7, 7, 7]) == pytest.approx(wilson(0.25, 1))
+    assert make_interval([], []) == (0.0, 1.0)
+    with pytest.raises(SimulationError, match=r"shapes \(3,\) and \(2,\)"):
+        make_interval([True, False, True], [1, 2])
+
+
+def test_make_interval_covers_the_chance_where_a_deals_hands_share_it():
+    """On deals whose four hands share a strength (as seats of one deal share its
+    cards), the interval covers the true chance about 95% of the time; the
+    hands' own Wilson interval, treating them as independent, falls short."""
+    from rook_analyze.analysis.hand import wilson
+
+    rng = np.random.default_rng(11)
+    truth = 0.5 * 0.7 + 0.5 * 0.2
+    deals = np.repeat(np.arange(100), 4)
+    ours = naive = 0
+    runs = 2000
+    for _ in range(runs):
+        strong = np.repeat(rng.random(100) < 0.5, 4)
+        made = rng.random(400) < np.where(strong, 0.7, 0.2)
+        lo, hi = make_interval(made, deals)
+        ours += lo <= truth <= hi
+        lo, hi = wilson(made.mean(), 400)
+        naive += lo <= truth <= hi
+    assert 0.935 <= ours / runs <= 0.965, ours / runs
+    assert naive / runs < 0.93, naive / runs
+
+
+def test_report_intervals_are_the_tables_in_json_not_in_the_table_view(dataset):
+    frame = load_frame(dataset)
+    rep = build_report(dataset)
+    every = rep.bid_success[rep.bid_success["bucket"] == "all hands"].iloc[0]
+    for b in rep.bids:
+        made = frame["policy_points"].to_numpy() >= b
+        assert (every[f"make_{b}_lo"], every[f"make_{b}_hi"]) == pytest.approx(
+            make_interval(made, frame["deal_id"].to_numpy())), b
+    for table in (rep.bid_success, rep.make_by_count):
+        assert len(table)
+        for b in rep.bids:
+            assert (table[f"make_{b}_lo"] <= table[f"make_{b}"]).all() and \
+                (table[f"make_{b}"] <= table[f"make_{b}_hi"]).all(), b
+    doc = json.loads(run_cli("report", str(dataset), "--format", "json").stdout)
+    row = [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]
+    assert row["make_100_lo"] == pytest.approx(every["make_100_lo"])
+    assert "make_100_hi" in doc["make_by_count"][0]
+    text = run_cli("report", str(dataset)).stdout
+    assert "_lo" not in text and "_hi" not in text
 
 
 def test_best_target_is_an_upper_bound(dataset):
@@ -754,10 +817,8 @@ def test_plot_keeps_everything_inside_a_plain_savefig(dataset, buckets):
 
 
 def test_plot_curves_carry_their_95_percent_bands(dataset):
-    """Each curve has its band (the Wilson interval of its hands), and the legends say what the shading is."""
+    """Each curve has its band (the interval the table gives), and the legends say what the shading is."""
     from matplotlib.collections import PolyCollection
-
-    from rook_analyze.analysis.hand import wilson
 
     rep = build_report(dataset)
     fig = plot_report(rep)
@@ -766,13 +827,13 @@ def test_plot_curves_carry_their_95_percent_bands(dataset):
         bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
         assert len(bands) == len(curves) >= 2, ax.get_title()
         assert "shaded: 95% interval" in [t.get_text() for t in ax.get_legend().get_texts()]
-    # the all-hands curve's band is the Wilson interval of its share out of its hands
+    # the all-hands curve's band runs along its intervals (a deal's hands counted together)
     every = rep.bid_success[rep.bid_success["bucket"] == "all hands"].iloc[0]
     left = fig.get_axes()[0]
     (k,) = [i for i, line in enumerate(left.get_lines()) if line.get_label().startswith("all hands")]
-    ys = left.collections[k].get_paths()[0].vertices[:, 1]
-    lo, hi = zip(*(wilson(every[f"make_{b}"], every["rows"]) for b in rep.bids))
-    assert np.isclose(ys.min(), 100 * min(lo)) and np.isclose(ys.max(), 100 * max(hi))
+    ys = set(np.round(left.collections[k].get_paths()[0].vertices[:, 1], 9))
+    for b in rep.bids:
+        assert round(100 * every[f"make_{b}_lo"], 9) in ys and round(100 * every[f"make_{b}_hi"], 9) in ys, b
 
 
 def test_plot_bid_labels_never_run_into_each_other(dataset):
