@@ -155,7 +155,9 @@ class HeuristicPolicy:
         return self.length_weight * length + honours + points / 10
 
     def trump(self, cards: Hand, rules: Rules) -> str:
-        """The trump color for hand + nest."""
+        """The trump color for hand + nest: the strongest (``strength``), then
+        the longest, then the first in B, R, Y, G order, so colors that tie in
+        every way (a hand with no number card) give B."""
         rules = Rules.from_spec(rules)
         cards = as_hand(cards, rules)
         best = max(COLORS, key=lambda c: (self.strength(cards, c, rules), cards.count(c), -COLORS.index(c)))

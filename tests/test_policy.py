@@ -121,6 +121,8 @@ def test_trump_ties_go_to_the_longer_color_then_color_order():
     c = cards("Rook B11 B9 B8 B7 B6 R11 R9 R8 R7 R6 Y2 Y3 Y4 G2 G3 G4 G7")
     assert P.strength(c, "B", FULL) == P.strength(c, "R", FULL)
     assert P.trump(c, FULL) == "B"
+    # no number card at all: every color ties in every way, so B, as the docstring says
+    assert P.trump(cards(""), FULL) == "B" and P.trump(cards("Rook"), FULL) == "B"
 
 
 def test_a_color_is_taken_in_any_case_as_the_discards_take_it():
