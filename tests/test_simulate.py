@@ -194,6 +194,35 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     assert len(pd.read_parquet(out)) == len(frame)
 
 
+def test_read_dataset_joins_parts_in_batches_and_orders_rows_written_out_of_order(tmp_path, monkeypatch):
+    """Parts are joined as they are read (``JOIN_PARTS`` at a time) into the
+    same frame; rows a part holds out of order (another program wrote it)
+    come back in deal and seat order, and rows in order are not sorted."""
+    import rook_analyze.analysis.simulate as sim
+
+    out = tmp_path / "run"
+    plan = make_plan(TINY, 10, seed=5, chunk_size=2)
+    prepare_output(out, plan, resume=False)
+    for i in range(plan.chunks):
+        write_part(out, i, simulate_chunk(plan, i))
+    whole = read_dataset(out)
+    assert list(whole["deal_id"]) == [d for d in range(10) for _ in range(4)]
+    monkeypatch.setattr(sim, "JOIN_PARTS", 2)
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+    sorts = []
+    monkeypatch.setattr(pd.DataFrame, "sort_values", lambda self, *a, **k: sorts.append(a) or
+                        pd.DataFrame.sort_index(self))  # any sort here is a fault: the rows are in order
+    read_dataset(out)
+    assert sorts == []
+    monkeypatch.undo()
+    path = out / "part-000003.parquet"
+    table = pq.read_table(path)
+    pq.write_table(table.take(list(range(table.num_rows))[::-1]).replace_schema_metadata(table.schema.metadata),
+                   path)
+    assert pq.read_table(path).column("deal_id").to_pylist()[0] == 7
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
 def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
     """The plan names the declarer policy's revision: a dataset written before
     it did (no 'policy' field: the first revision, which kept losing counters
