@@ -297,7 +297,6 @@ def _make_intervals(group: pd.DataFrame, target: str, bids: Sequence[int]) -> di
 def _deal_codes(deals: Sequence[int] | np.ndarray) -> tuple[np.ndarray, int]:
     """Each hand's deal as 0 .. g - 1, and g, the number of deals."""
     _, which = np.unique(np.asarray(deals), return_inverse=True)
-    which = which.ravel()  # numpy 2.0 and 2.1 shaped it as the input
     return which, int(which.max()) + 1 if len(which) else 0
 
 
