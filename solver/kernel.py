@@ -231,7 +231,7 @@ def mask_points(mask, values):
 
 
 @njit(inline='always', **JIT)
-def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info):
+def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info, bird_mask):
     """Move-ordering score: higher is tried first. From the mover's side.
     ``lead_info`` (on lead only): bit L set when a partner holds the top
     card of color L, bit 4 + L when an opponent can ruff color L."""
@@ -248,11 +248,22 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
             # winner, it cost a fifth more nodes on hand's work, three
             # quarters more on dixie40 and bridge)
             return -600 - 8 * v - rank
+        trump = lane == trump_lane
         if top:
-            # a sure winner in its color: cash it, counters first
-            return 1000 + 8 * v + rank
+            # a sure winner in its color: cash it, counters first; a side
+            # color's before the leads to a partner's winner, a trump's
+            # after them, the bird last (a top trump wins later too, and
+            # its lead draws the partner's trumps: -2.9 % nodes on hand's
+            # work, -21 % on bridge deals)
+            if not trump:
+                return 1100 + 8 * v + rank
+            if (bird_mask >> np.uint64(c)) & U1:
+                return 699
+            return 700 + 8 * v + rank
         if (lead_info >> lane) & 1:
-            return 900 + 8 * v - rank  # to partner's winner, with a counter if any
+            # to partner's winner, with a counter if any; in trumps after
+            # the trump cashes
+            return (650 if trump else 900) + 8 * v - rank
         return -8 * v - rank
     last = tlen == n - 1
     wins = beats(c, win_card, trump_lane)
@@ -326,7 +337,8 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
                 if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
                         and not bird_apart(c, nxt, any_time, bird_mask):
                     continue
-        s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info) * 4096
+        s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info,
+                        bird_mask) * 4096
         s += history[c] if history[c] < 4095 else 4095
         if tlen > 0 and (bird_mask >> np.uint64(c)) & U1:
             if tlen == n - 1 and not partner_winning and trick_points > 0 \
