@@ -337,15 +337,15 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
                 if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
                         and not bird_apart(c, nxt, any_time, bird_mask):
                     continue
+        hb = history[c] if history[c] < 4095 else 4095  # the history breaks ties within a score
         s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info,
-                        bird_mask) * 4096
-        s += history[c] if history[c] < 4095 else 4095
+                        bird_mask) * 4096 + hb
         if tlen > 0 and (bird_mask >> np.uint64(c)) & U1:
             if tlen == n - 1 and not partner_winning and trick_points > 0 \
                     and 2 * trick_points >= values[c]:
                 # last to play to the other side's trick of half the bird's
                 # worth or more: after the other winners, before the losers
-                s = 1100 * 4096 + (history[c] if history[c] < 4095 else 4095)
+                s = 1100 * 4096 + hb
             else:
                 # within a trick the bird goes last: the top trump wins whenever
                 # it is played, so it is seldom the way to win this trick; the
