@@ -170,6 +170,21 @@ def logged_stores(pos, card_by_card: bool):
         yield words, int(rec[6]), int(rec[8]), bool(rec[9]), int(np.int64(rec[10]).view(np.uint64))
 
 
+def reference_values(deal, pos, trump, declarer):
+    """``value(words, leader)``: the reference's points still to come to the
+    declaring side at the position ``words`` (kernel bit words of ``pos``'s
+    encoding) with ``leader`` on lead, each position solved once."""
+    truth: dict = {}
+
+    def value(words, lead):
+        k = (tuple(words), lead)
+        if k not in truth:
+            truth[k] = naive_value(deal_of(deal, pos.enc, words), trump, declarer, lead) - pos.nest_points
+        return truth[k]
+
+    return value
+
+
 def stored_bound_faults(deal, trump, declarer, leader, trick, rng, shuffles: int = 4):
     """Every bound stored while finding the card values of this position,
     checked by the reference where it was stored and at up to ``shuffles``
@@ -180,14 +195,7 @@ def stored_bound_faults(deal, trump, declarer, leader, trick, rng, shuffles: int
     pos = api._position(deal, trump, declarer, leader, None, trick)
     n = int(pos.P[0])
     class_bits, _ = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
-    truth: dict = {}
-
-    def value(words, lead):
-        k = (tuple(words), lead)
-        if k not in truth:
-            truth[k] = naive_value(deal_of(deal, pos.enc, words), trump, declarer, lead) - pos.nest_points
-        return truth[k]
-
+    value = reference_values(deal, pos, trump, declarer)
     stores = matches = 0
     faults = []
     for words, lead, f, lower, relevant in logged_stores(pos, card_by_card=True):

@@ -23,9 +23,9 @@ import numpy as np
 import pytest
 
 from campaign import (case_text, deal_of as _deal_of, logged_stores, matching_positions, random_position,
-                      random_rules, shuffle_irrelevant as _shuffle_irrelevant, stored_bound_faults,
-                      table_key as _key)
-from naive import naive_value, random_endgame
+                      random_rules, reference_values, shuffle_irrelevant as _shuffle_irrelevant,
+                      stored_bound_faults, table_key as _key)
+from naive import random_endgame
 from rook_analyze.solver import Deal, Rules, api, config, kernel, random_deal
 from rook_analyze.solver.config import TT_WAYS
 
@@ -53,14 +53,7 @@ def _logged_stores(spec, rng):
         pos = api._position(deal, trump, declarer, leader, "W", ())
         n = rules.seats
         class_bits, _ = kernel.value_classes(pos.enc.values, pos.enc.bird_mask)
-        truth: dict = {}
-
-        def value(words, lead, deal=deal, pos=pos, trump=trump, declarer=declarer, truth=truth):
-            k = (tuple(words), lead)
-            if k not in truth:
-                truth[k] = naive_value(_deal_of(deal, pos.enc, words), trump, declarer, lead) - pos.nest_points
-            return truth[k]
-
+        value = reference_values(deal, pos, trump, declarer)
         for words, lead, f, res, relevant in logged_stores(pos, card_by_card=False):
             where = f"{spec}: {_deal_of(deal, pos.enc, words).rdn()!r} trump {trump} leader {lead}"
             show = (lambda ws, deal=deal, pos=pos: _deal_of(deal, pos.enc, ws).rdn())
