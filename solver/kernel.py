@@ -915,7 +915,7 @@ def _top_legal(h, ld, any_time, bird_mask, trump_lane):
 
 @njit(inline='always', **JIT)
 def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval, values, trump_lane, any_time,
-                      bird_mask, tp):
+                      bird_mask, tp, worth):
     """Mid-trick: (a side sure to take the trick in progress, -1 when none
     found, the least it gets from it, the card its bound rests on). Sure
     when the winning card so far ``wc``, or a card x of one of its seats
@@ -953,6 +953,7 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
         if side[s_i] == cur:
             # a partner gives its dearest card: whatever it plays, the trick stays with the side
             top = 0
+            lm &= worth
             while lm:
                 c = lowest_bit(lm)
                 lm &= lm - U1
@@ -960,21 +961,21 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                     top = values[c]
             got += top
             continue
+        if lm & ~worth:
+            continue  # a card worth nothing
         low = 1 << 30
         while lm:
             c = lowest_bit(lm)
             lm &= lm - U1
             if values[c] < low:
                 low = values[c]
-                if low == 0:
-                    break
         got += low
     return cur, got, key
 
 
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
-               dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
+               dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2, vmax):
     """The last two tricks (every hand holds two cards), searched as the
     probe would search them but without its table and quick bounds, which
     cost more here than the few lines they save: does the declaring side
@@ -983,7 +984,7 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
     ranks decided it, found as the probe finds them; the nodes searched;
     the trick starts among them). ``live``: every card in the hands;
     ``worth``: those worth something; ``remval``: their points; the rest
-    is scratch, one entry a ply.
+    is scratch, one entry a ply; ``vmax``: the dearest card's worth.
     ``hands`` is restored before returning."""
     ply = 0
     state = _ENTER
@@ -1027,13 +1028,18 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                 continue
             if ply > 0:
                 # mid-trick: the side sure to take the first trick keeps its points
-                cur, tsp, tkey = trick_sure_points(hands, leader, n, side, ply, trick2[0], trick2[wp],
-                                                   _seat_after(leader, wp, n), tv, values, trump_lane, any_time,
-                                                   bird_mask, tp)
+                ubm = remval + 2 * tp + last_extra
+                if most_n > 0 and dtr + 2 >= most_n:
+                    ubm += most_p
+                cur = -1
+                tsp = 0
+                tkey = 0
+                big = tv + tp + (n - ply) * vmax
+                if need <= big or ubm - big < need:
+                    cur, tsp, tkey = trick_sure_points(hands, leader, n, side, ply, trick2[0], trick2[wp],
+                                                       _seat_after(leader, wp, n), tv, values, trump_lane, any_time,
+                                                       bird_mask, tp, worth)
                 if cur >= 0:
-                    ubm = remval + 2 * tp + last_extra
-                    if most_n > 0 and dtr + 2 >= most_n:
-                        ubm += most_p
                     if (tsp >= need) if cur == 1 else (ubm - tsp < need):
                         rv = tsp if cur == 1 else ubm - tsp
                         rr = _bit(tkey)
@@ -1820,6 +1826,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
      history, hbonus, hist) = space
     class_bits, classes_ok, cls_pts, bird_classes, thr, nthr = classes
     worth_bits = class_bits[0] | class_bits[1] | class_bits[2]  # the cards worth points, and the birds
+    vmax = 0  # the dearest card's worth
+    for i in range(values.shape[0]):
+        if values[i] > vmax:
+            vmax = values[i]
     # as if the arrays were new: what the probe reads before it writes
     # starts at zero (the undo records and the scratch are always written
     # first), and no move-ordering history carries over from the last probe
@@ -1926,7 +1936,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     got, rr, nn, ns = two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
                                                  last_extra, most_n, most_p, dtr, need, live_all,
                                                  live_all & worth_bits, remval, mv2, nm2,
-                                                 mi2, best2, rel2, trick2)
+                                                 mi2, best2, rel2, trick2, vmax)
                     # both bounds hold wherever the union of their relevant cards matches
                     if got >= need:
                         if got > np.int64(tt_two[e2, 5]):
@@ -2039,13 +2049,21 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # mid-trick: the side sure to take this trick keeps its points
                 start = tlen0 + p - tlen
                 wseat = _seat_after(leader, winpos, n)
-                cur, tsp, tkey = trick_sure_points(hands, leader, n, side, tlen, hist[start], hist[start + winpos],
-                                                   wseat, trickval, values, trump_lane, any_time, bird_mask, tp)
+                left = popcount(hands[leader]) + 1
+                ubm = remval + trickval + tp * left + last_extra
+                if most_n > 0 and dtr + left >= most_n:
+                    ubm += most_p
+                need = target - pts
+                cur = -1
+                tsp = 0
+                tkey = 0
+                # only where the trick's points could settle it
+                big = trickval + tp + (n - tlen) * vmax
+                if need <= big or ubm - big < need:
+                    cur, tsp, tkey = trick_sure_points(hands, leader, n, side, tlen, hist[start],
+                                                       hist[start + winpos], wseat, trickval, values, trump_lane,
+                                                       any_time, bird_mask, tp, worth_bits)
                 if cur >= 0:
-                    left = popcount(hands[leader]) + 1
-                    ubm = remval + trickval + tp * left + last_extra
-                    if most_n > 0 and dtr + left >= most_n:
-                        ubm += most_p
                     if (tsp >= target - pts) if cur == 1 else (ubm - tsp < target - pts):
                         rv = pts + (tsp if cur == 1 else ubm - tsp)
                         rr = _bit(tkey)
