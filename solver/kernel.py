@@ -975,7 +975,7 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
 
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
-               dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2, vmax):
+               dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
     """The last two tricks (every hand holds two cards), searched as the
     probe would search them but without its table and quick bounds, which
     cost more here than the few lines they save: does the declaring side
@@ -984,7 +984,7 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
     ranks decided it, found as the probe finds them; the nodes searched;
     the trick starts among them). ``live``: every card in the hands;
     ``worth``: those worth something; ``remval``: their points; the rest
-    is scratch, one entry a ply; ``vmax``: the dearest card's worth.
+    is scratch, one entry a ply.
     ``hands`` is restored before returning."""
     ply = 0
     state = _ENTER
@@ -1026,26 +1026,6 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                 ply -= 1
                 state = _RETURN
                 continue
-            if ply > 0:
-                # mid-trick: the side sure to take the first trick keeps its points
-                ubm = remval + 2 * tp + last_extra
-                if most_n > 0 and dtr + 2 >= most_n:
-                    ubm += most_p
-                cur = -1
-                tsp = 0
-                tkey = 0
-                big = tv + tp + (n - ply) * vmax
-                if need <= big or ubm - big < need:
-                    cur, tsp, tkey = trick_sure_points(hands, leader, n, side, ply, trick2[0], trick2[wp],
-                                                       _seat_after(leader, wp, n), tv, values, trump_lane, any_time,
-                                                       bird_mask, tp, worth)
-                if cur >= 0:
-                    if (tsp >= need) if cur == 1 else (ubm - tsp < need):
-                        rv = tsp if cur == 1 else ubm - tsp
-                        rr = _bit(tkey)
-                        ply -= 1
-                        state = _RETURN
-                        continue
             seat = _seat_after(leader, ply, n)
             h = hands[seat]
             led = trick2[0] if ply > 0 else -1
@@ -1936,7 +1916,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     got, rr, nn, ns = two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
                                                  last_extra, most_n, most_p, dtr, need, live_all,
                                                  live_all & worth_bits, remval, mv2, nm2,
-                                                 mi2, best2, rel2, trick2, vmax)
+                                                 mi2, best2, rel2, trick2)
                     # both bounds hold wherever the union of their relevant cards matches
                     if got >= need:
                         if got > np.int64(tt_two[e2, 5]):
