@@ -923,8 +923,10 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
     beaten by no card a seat of the other side still to play may play
     (``sure_taker``'s test): that rests on the owners of that card and the
     cards above it, and on the hands' lengths by color (the table's exact
-    key). It gets the cards played, the trick's points, x, and the
-    cheapest legal card of each other seat still to play."""
+    key). It gets the cards played, the trick's points, x (the dearest
+    card of that seat that wins as surely), the dearest legal card of each
+    partner still to play (whatever it plays, the trick stays with the
+    side) and the cheapest of each other seat."""
     _, cur = sure_taker(hands, leader, n, side, _seat_after(leader, seat_pos, n), wc, ld, wc, wseat, seat_pos,
                         trump_lane, any_time, bird_mask)
     xpos = -1
@@ -940,6 +942,16 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                 cur = c2
                 xpos = j
                 key = x
+                # a dearer card of the same seat that wins as surely
+                lm = legal_mask(hands[sj], ld, any_time, bird_mask) & worth & ~_bit(x)
+                while lm:
+                    y = lowest_bit(lm)
+                    lm &= lm - U1
+                    if values[y] > values[key] and beats(y, wc, trump_lane):
+                        _, c3 = sure_taker(hands, leader, n, side, sj, y, ld, y, sj, seat_pos, trump_lane,
+                                           any_time, bird_mask)
+                        if c3 == cur:
+                            key = y
                 break
         if cur < 0:
             return cur, 0, key
