@@ -811,7 +811,7 @@ def same_bound_moves(c, rr, hand, worth, values, bird_mask):
 
 
 @njit(inline='always', **JIT)
-def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor, cur):
+def shifted_bound_moves(c, rr, hand, cand, live, led, any_time, values, bird_mask, margin, isor, cur, wc):
     """The siblings of ``c`` whose bound c's bound gives shifted by their
     difference in worth, where that is at most ``margin``: cards d of c's
     hand and color among ``cand`` (neither the bird), either below
@@ -824,16 +824,21 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor
     the later one, or the other way round (the shift the payoff-similar
     cache makes, ``worth_shift``, for one card). In the second case the
     bound depends on the owners of the cards from d to c: the lower of
-    the two joins the relevant cards. Where the side that takes this trick
-    is sure once c is played (``cur``: 1 the declaring side, 0 the
-    defenders; -1 not known: some seat still to play could beat the trick's
-    card; always known when c ends the trick), it is the same after d, and
-    the shift goes one way only: d's worth instead of
+    the two joins the relevant cards, and where that is d, the lowest of
+    the cards d stands for (``class_bottom``, with ``led`` and
+    ``any_time`` as the moves were made): they are skipped with it, and a
+    matching position must keep them all next to c. Where the side that
+    takes this trick is sure once c is played (``cur``: 1 the declaring
+    side, 0 the defenders; -1 not known: some seat still to play could
+    beat the trick's card; always known when c ends the trick), it is the
+    same after d, and the shift goes one way only: d's worth instead of
     c's to that side now, c's instead of d's to whoever wins later. So
     for the bound that matters (an upper one at the declaring side's
     node, ``isor``, a lower one at a defender's) only a change that way
-    counts. Returns (the cards, the largest shift among them, the cards
-    to add to the relevant ones)."""
+    counts; that rests on no opponent to play beating the trick's winning
+    card ``wc``, so where a skip needs it, wc joins the relevant cards.
+    Returns (the cards, the largest shift among them, the cards to add to
+    the relevant ones)."""
     out = np.uint64(0)
     big = 0
     extra = np.uint64(0)
@@ -850,27 +855,29 @@ def shifted_bound_moves(c, rr, hand, cand, live, values, bird_mask, margin, isor
         d = lowest_bit(m)
         m &= m - U1
         dv = values[d] - values[c]
-        if cur < 0:
-            if dv < 0:
-                dv = -dv
-        else:
-            if (cur == 1) != isor:
-                dv = -dv
-            if dv < 0:
-                dv = 0
-        if dv > margin:
+        shift = dv if dv >= 0 else -dv
+        pinned = np.uint64(0)
+        if cur >= 0:
+            one = -dv if (cur == 1) != isor else dv
+            if one < 0:
+                one = 0
+            if one < shift:
+                shift = one
+                pinned = _bit(wc)
+        if shift > margin:
             continue
-        if d < thr and c < thr:
-            pass
-        else:
+        if not (d < thr and c < thr):
             lo = d if d < c else c
             hi = c if d < c else d
             if others & ((U1 << np.uint64(hi)) - (U1 << np.uint64(lo + 1))):
                 continue
-            extra |= _bit(lo)
-        out |= U1 << np.uint64(d)
-        if dv > big:
-            big = dv
+            if d < c:
+                lo = class_bottom(d, hand, live, led, any_time, bird_mask, values)
+            pinned |= _bit(lo)
+        extra |= pinned
+        out |= _bit(d)
+        if shift > big:
+            big = shift
     return out, big, extra
 
 
@@ -1130,13 +1137,12 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
                                 wc, cur = sure_taker(hands, leader, n, side, seat, c, trick2[0], trick2[wp],
                                                      _seat_after(leader, wp, n), ply + 1, trump_lane, any_time,
                                                      bird_mask)
-                            sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask, values,
-                                                                 bird_mask, margin, isor, cur)
+                            sh, big, extra = shifted_bound_moves(c, rr, hands[seat], _bit(d2), live | tmask,
+                                                                 trick2[0] if ply > 0 else -1, any_time, values,
+                                                                 bird_mask, margin, isor, cur, wc)
                             if (sh >> np.uint64(d2)) & U1:
                                 mi2[ply] = 2
                                 rel2[ply] |= extra
-                                if cur >= 0:
-                                    rel2[ply] |= _bit(wc)
                                 if isor:
                                     if rv + big > best2[ply]:
                                         best2[ply] = rv + big
@@ -2200,14 +2206,11 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                             wc, cur = sure_taker(hands, leader, n, side, seat, c, hist[tlen0 + p - tlen],
                                                  hist[tlen0 + p - tlen + winpos], _seat_after(leader, winpos, n),
                                                  tlen + 1, trump_lane, any_time, bird_mask)
-                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], cand, live_all | tm[p], values,
-                                                             bird_mask, margin, isor[p], cur)
+                        sh, big, extra = shifted_bound_moves(c, rr, hands[seat], cand, live_all | tm[p],
+                                                             hist[tlen0 + p - tlen] if tlen > 0 else -1, any_time,
+                                                             values, bird_mask, margin, isor[p], cur, wc)
                         if sh != 0:
                             rel[p] |= extra
-                            if cur >= 0:
-                                # the side was sure because no opponent could beat the trick's card:
-                                # its owners from that card up are what the shift rests on
-                                rel[p] |= _bit(wc)
                             if isor[p]:
                                 if rv + big > best[p]:
                                     best[p] = rv + big

@@ -18,6 +18,7 @@ import zlib
 import numpy as np
 import pytest
 
+from campaign import case_text, compare, random_position, random_rules
 from naive import naive_card_values, naive_defender_value, naive_value, random_endgame, random_trick
 from rook_analyze.solver import Card, Deal, Hand, Rules, api, card_values, kernel, random_deal, solve, solve_batch
 
@@ -505,3 +506,18 @@ def test_a_sibling_skipped_one_way_keeps_its_proof_in_the_table():
     trick = [Card.from_rdn(c) for c in ("R10", "R6")]
     assert naive_card_values(d, "Y", 1, 0, trick)[Card.from_rdn("Y8")] == 30
     _check(d, "Y", 1, 0, trick, zero_sum=False)
+
+
+def test_random_rule_sets_equal_reference():
+    """Rule sets no preset reaches (``campaign.random_rules``: counters of
+    their own on other ranks and of other worth, the Rook worth other
+    amounts, other seats and sides, bonuses): every card's value and both
+    sides' values from random endings, a short seeded slice of what
+    ``benchmarks/fuzz_reference.py`` runs for minutes."""
+    rng = random.Random(3)
+    for _ in range(40):
+        rules = random_rules(rng)
+        for _ in range(3):
+            case = random_position(rules, rng, rng.choice((3, 4)) if rules.seats <= 4 else 3)
+            diff = compare(*case)
+            assert diff is None, (diff, case_text(*case))
