@@ -934,7 +934,7 @@ def _top_legal(h, ld, any_time, bird_mask, trump_lane):
 
 @njit(inline='always', **JIT)
 def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval, values, trump_lane, any_time,
-                      bird_mask, tp, worth):
+                      bird_mask, tp, worth, est, t1, t0):
     """Mid-trick: (a side sure to take the trick in progress, -1 when none
     found, the least it gets from it, the card its bound rests on). Sure
     when the winning card so far ``wc``, or a card x of one of its seats
@@ -945,7 +945,10 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
     key). It gets the cards played, the trick's points, x (the dearest
     card of that seat that wins as surely), the dearest legal card of each
     partner still to play (whatever it plays, the trick stays with the
-    side) and the cheapest of each other seat."""
+    side) and the cheapest of each other seat. ``est`` bounds that from
+    above; where it is below what the side must get to settle the probe
+    (``t1`` for the declaring side, ``t0`` for the defenders) it gives up
+    (-1) without working that out."""
     _, cur = sure_taker(hands, leader, n, side, _seat_after(leader, seat_pos, n), wc, ld, wc, wseat, seat_pos,
                         trump_lane, any_time, bird_mask)
     xpos = -1
@@ -958,6 +961,8 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                 continue
             _, c2 = sure_taker(hands, leader, n, side, sj, x, ld, x, sj, seat_pos, trump_lane, any_time, bird_mask)
             if c2 >= 0:
+                if est < (t1 if c2 == 1 else t0):
+                    return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
                 cur = c2
                 xpos = j
                 key = x
@@ -974,6 +979,8 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                 break
         if cur < 0:
             return cur, 0, key
+    if est < (t1 if cur == 1 else t0):
+        return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
     got = trickval + tp
     for i in range(seat_pos, n):
         if i == xpos:
@@ -1836,10 +1843,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
      history, hbonus, hist) = space
     class_bits, classes_ok, cls_pts, bird_classes, thr, nthr = classes
     worth_bits = class_bits[0] | class_bits[1] | class_bits[2]  # the cards worth points, and the birds
-    vmax = 0  # the dearest card's worth
-    for i in range(values.shape[0]):
-        if values[i] > vmax:
-            vmax = values[i]
     # as if the arrays were new: what the probe reads before it writes
     # starts at zero (the undo records and the scratch are always written
     # first), and no move-ordering history carries over from the last probe
@@ -2067,12 +2070,24 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 cur = -1
                 tsp = 0
                 tkey = 0
-                # only where the trick's points could settle it
-                big = trickval + tp + (n - tlen) * vmax
-                if need <= big or ubm - big < need:
+                # only where the trick's points could settle it: at most the
+                # points played, and the dearest card of each seat still to play
+                est = trickval + tp
+                for i in range(tlen, n):
+                    hm = hands[_seat_after(leader, i, n)] & worth_bits
+                    mx = 0
+                    while hm:
+                        c = lowest_bit(hm)
+                        hm &= hm - U1
+                        if values[c] > mx:
+                            mx = values[c]
+                    est += mx
+                # the least the taker's side must get to settle it: need when
+                # it is the declaring side, ubm - need + 1 otherwise
+                if est >= need or est > ubm - need:
                     cur, tsp, tkey = trick_sure_points(hands, leader, n, side, tlen, hist[start],
                                                        hist[start + winpos], wseat, trickval, values, trump_lane,
-                                                       any_time, bird_mask, tp, worth_bits)
+                                                       any_time, bird_mask, tp, worth_bits, est, need, ubm - need + 1)
                 if cur >= 0:
                     if (tsp >= target - pts) if cur == 1 else (ubm - tsp < target - pts):
                         rv = pts + (tsp if cur == 1 else ubm - tsp)
