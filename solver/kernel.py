@@ -927,6 +927,102 @@ def sure_taker(hands, leader, n, side, seat, c, ld, wc, wseat, rest, trump_lane,
     return wc, cur
 
 
+@njit(inline='always', **JIT)
+def _top_legal(h, ld, any_time, bird_mask, trump_lane):
+    """The card of hand ``h`` that beats the most, of those it may play to a
+    trick led by ``ld`` (-1 when none)."""
+    lm = legal_mask(h, ld, any_time, bird_mask)
+    if lm == 0:
+        return -1
+    if trump_lane >= 0:
+        t = (lm >> np.uint64(16 * trump_lane)) & LANE
+        if t:
+            return 16 * trump_lane + highest_bit(t)
+    t = lm & lane_mask(ld)
+    if t:
+        return highest_bit(t)
+    return -1
+
+
+@njit(inline='always', **JIT)
+def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval, values, trump_lane, any_time,
+                      bird_mask, tp, worth, est, t1, t0):
+    """Mid-trick: (a side sure to take the trick in progress, -1 when none
+    found, the least it gets from it, the card its bound rests on). Sure
+    when the winning card so far ``wc``, or a card x of one of its seats
+    still to play (from position ``seat_pos`` after the leader), can be
+    beaten by no card a seat of the other side still to play may play
+    (``sure_taker``'s test): that rests on the owners of that card and the
+    cards above it, and on the hands' lengths by color (the table's exact
+    key). It gets the cards played, the trick's points, x (the dearest
+    card of that seat that wins as surely), the dearest legal card of each
+    partner still to play (whatever it plays, the trick stays with the
+    side) and the cheapest of each other seat. ``est`` bounds that from
+    above; where it is below what the side must get to settle the probe
+    (``t1`` for the declaring side, ``t0`` for the defenders) it gives up
+    (-1) without working that out."""
+    _, cur = sure_taker(hands, leader, n, side, _seat_after(leader, seat_pos, n), wc, ld, wc, wseat, seat_pos,
+                        trump_lane, any_time, bird_mask)
+    xpos = -1
+    key = wc
+    if cur < 0:
+        for j in range(seat_pos, n):
+            sj = _seat_after(leader, j, n)
+            x = _top_legal(hands[sj], ld, any_time, bird_mask, trump_lane)
+            if x < 0 or not beats(x, wc, trump_lane):
+                continue
+            _, c2 = sure_taker(hands, leader, n, side, sj, x, ld, x, sj, seat_pos, trump_lane, any_time, bird_mask)
+            if c2 >= 0:
+                if est < (t1 if c2 == 1 else t0):
+                    return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
+                cur = c2
+                xpos = j
+                key = x
+                # a dearer card of the same seat that wins as surely
+                lm = legal_mask(hands[sj], ld, any_time, bird_mask) & worth & ~_bit(x)
+                while lm:
+                    y = lowest_bit(lm)
+                    lm &= lm - U1
+                    if values[y] > values[key] and beats(y, wc, trump_lane):
+                        _, c3 = sure_taker(hands, leader, n, side, sj, y, ld, y, sj, seat_pos, trump_lane,
+                                           any_time, bird_mask)
+                        if c3 == cur:
+                            key = y
+                break
+        if cur < 0:
+            return cur, 0, key
+    if est < (t1 if cur == 1 else t0):
+        return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
+    got = trickval + tp
+    for i in range(seat_pos, n):
+        if i == xpos:
+            got += values[key]
+            continue
+        s_i = _seat_after(leader, i, n)
+        lm = legal_mask(hands[s_i], ld, any_time, bird_mask)
+        if side[s_i] == cur:
+            # a partner gives its dearest card: whatever it plays, the trick stays with the side
+            top = 0
+            lm &= worth
+            while lm:
+                c = lowest_bit(lm)
+                lm &= lm - U1
+                if values[c] > top:
+                    top = values[c]
+            got += top
+            continue
+        if lm & ~worth:
+            continue  # a card worth nothing
+        low = 1 << 30
+        while lm:
+            c = lowest_bit(lm)
+            lm &= lm - U1
+            if values[c] < low:
+                low = values[c]
+        got += low
+    return cur, got, key
+
+
 @njit(**JIT_CALLED)
 def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, last_extra, most_n, most_p,
                dtr, need, live, worth, remval, mv2, nm2, mi2, best2, rel2, trick2):
@@ -1974,6 +2070,44 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     return -1
                 bd[p] = keyed
                 tag_a[p] = tag
+            else:
+                # mid-trick: the side sure to take this trick keeps its points
+                start = tlen0 + p - tlen
+                wseat = _seat_after(leader, winpos, n)
+                left = popcount(hands[leader]) + 1
+                ubm = remval + trickval + tp * left + last_extra
+                if most_n > 0 and dtr + left >= most_n:
+                    ubm += most_p
+                need = target - pts
+                cur = -1
+                tsp = 0
+                tkey = 0
+                # only where the trick's points could settle it: at most the
+                # points played, and the dearest card of each seat still to play
+                est = trickval + tp
+                for i in range(tlen, n):
+                    hm = hands[_seat_after(leader, i, n)] & worth_bits
+                    mx = 0
+                    while hm:
+                        c = lowest_bit(hm)
+                        hm &= hm - U1
+                        if values[c] > mx:
+                            mx = values[c]
+                    est += mx
+                # the least the taker's side must get to settle it: need when
+                # it is the declaring side, ubm - need + 1 otherwise
+                if est >= need or est > ubm - need:
+                    cur, tsp, tkey = trick_sure_points(hands, leader, n, side, tlen, hist[start],
+                                                       hist[start + winpos], wseat, trickval, values, trump_lane,
+                                                       any_time, bird_mask, tp, worth_bits, est, need, ubm - need + 1)
+                if cur >= 0:
+                    if (tsp >= target - pts) if cur == 1 else (ubm - tsp < target - pts):
+                        rv = pts + (tsp if cur == 1 else ubm - tsp)
+                        rr = _bit(tkey)
+                        if stats.shape[0] > 4:
+                            stats[3] += 1
+                        state = _RETURN
+                        continue
             seat = _seat_after(leader, tlen, n)
             h_s = hands[seat]
             if tlen == 0:
