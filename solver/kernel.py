@@ -928,6 +928,18 @@ def sure_taker(hands, leader, n, side, seat, c, ld, wc, wseat, rest, trump_lane,
 
 
 @njit(inline='always', **JIT)
+def dearest_worth(mask, values):
+    """The most points any one card of ``mask`` is worth (0 when none)."""
+    top = 0
+    while mask:
+        c = lowest_bit(mask)
+        mask &= mask - U1
+        if values[c] > top:
+            top = values[c]
+    return top
+
+
+@njit(inline='always', **JIT)
 def _top_legal(h, ld, any_time, bird_mask, trump_lane):
     """The card of hand ``h`` that beats the most, of those it may play to a
     trick led by ``ld`` (-1 when none)."""
@@ -1002,14 +1014,7 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
         lm = legal_mask(hands[s_i], ld, any_time, bird_mask)
         if side[s_i] == cur:
             # a partner gives its dearest card: whatever it plays, the trick stays with the side
-            top = 0
-            lm &= worth
-            while lm:
-                c = lowest_bit(lm)
-                lm &= lm - U1
-                if values[c] > top:
-                    top = values[c]
-            got += top
+            got += dearest_worth(lm & worth, values)
             continue
         if lm & ~worth:
             continue  # a card worth nothing
@@ -2086,14 +2091,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # points played, and the dearest card of each seat still to play
                 est = trickval + tp
                 for i in range(tlen, n):
-                    hm = hands[_seat_after(leader, i, n)] & worth_bits
-                    mx = 0
-                    while hm:
-                        c = lowest_bit(hm)
-                        hm &= hm - U1
-                        if values[c] > mx:
-                            mx = values[c]
-                    est += mx
+                    est += dearest_worth(hands[_seat_after(leader, i, n)] & worth_bits, values)
                 # the least the taker's side must get to settle it: need when
                 # it is the declaring side, ubm - need + 1 otherwise
                 if est >= need or est > ubm - need:
