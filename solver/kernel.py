@@ -2099,7 +2099,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                                                        hist[start + winpos], wseat, trickval, values, trump_lane,
                                                        any_time, bird_mask, tp, worth_bits, est, need, ubm - need + 1)
                 if cur >= 0:
-                    if (tsp >= target - pts) if cur == 1 else (ubm - tsp < target - pts):
+                    if (tsp >= need) if cur == 1 else (ubm - tsp < need):
                         rv = pts + (tsp if cur == 1 else ubm - tsp)
                         rr = _bit(tkey)
                         if stats.shape[0] > 4:
