@@ -353,7 +353,7 @@ def test_quick_bounds_hold(spec):
     # to a partner's top card first (``entry_points``)
     rules = Rules.from_spec(spec)
     rng = random.Random(zlib.crc32(spec.encode()))
-    fired = 0
+    fired = fired_apart = fired_side = 0
     for _ in range(80):
         d = random_endgame(rules, rng.choice([3, 4]), rng)
         t, dec, lead = rng.choice(rules.trumps), rng.randrange(4), rng.randrange(4)
@@ -366,6 +366,15 @@ def test_quick_bounds_hold(spec):
         assert tdecl <= value <= ub - tdef, d.rdn()
         if (tdecl, tdef) != kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
             fired += 1
+            # the top trump's holder has fewer other trumps than the other
+            # seats together, but as many as the longest of them; or fewer
+            # than a partner, the other side having none
+            counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
+            holder = max(range(n), key=lambda s: (int(pos.hands[s]) >> (16 * lane)) & 0xFFFF)
+            if counts[holder] - 1 < max(c for s, c in enumerate(counts) if s != holder):
+                fired_side += 1
+            elif counts[holder] - 1 < sum(counts) - counts[holder]:
+                fired_apart += 1
         # the leader's side cashing its top cards, and leading to a partner's
         any_time, bird = int(pos.P[1]), pos.enc.bird_mask
         disc, vals, h2 = np.zeros(6, np.bool_), np.empty(16, np.int64), np.empty(6, np.uint64)
@@ -376,6 +385,8 @@ def test_quick_bounds_hold(spec):
         for got in (sp, ep):
             assert (got <= value) if pos.side[lead] == 1 else (value <= ub - got), d.rdn()
     assert fired >= 3  # the last-trick part was exercised
+    assert fired_apart >= 1  # ... where the others' trumps together outnumber the holder's
+    assert fired_side >= 1  # ... where a partner has more
 
 
 def test_card_values_inside_a_trick_regression():
