@@ -1277,9 +1277,9 @@ def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     trumps at most that often, and the holder always has a lower trump to
     follow with (otherwise it plays a trump only when all its cards are
     trumps, and then keeps the top one for the end), is never forced to
-    play the top one early, and wins the last trick with it (the rest of
-    the hand's lengths are in the table's exact key; the top trump's owner
-    is relevant)."""
+    play the top one early, and wins the last trick with it; or when the
+    other side has no trump at all (the hands' lengths are in the table's
+    exact key; the top trump's owner is relevant)."""
     if trump_lane < 0:
         return 0, 0, np.uint64(0)
     sh = np.uint64(16 * trump_lane)
@@ -1297,28 +1297,26 @@ def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     last = 0
     lrel = np.uint64(0)
     if last_extra > 0:
-        # a trump led by any other seat takes a trump from every other seat
-        # that has one (they must follow), so the others lead trumps at most
-        # as often as the longest of them holds trumps
-        mine = 0
-        most = 0
-        holder = 0
-        for s in range(n):
-            t = (hands[s] >> sh) & LANE
-            if (t >> np.uint64(top)) & U1:
-                mine = popcount(t) - 1
-                holder = s
-            elif popcount(t) > most:
-                most = popcount(t)
-        # or the other side has no trump: then only the holder's side leads
+        # the other side has no trump: then only the holder's side leads
         # trumps, and a seat of it does so only when all its cards are trumps
         # (it keeps one to the end); until then every seat of the side that
         # holds a trump keeps it, and its last card wins the last trick
-        theirs = 0
-        for s in range(n):
-            if side[s] != side[holder]:
-                theirs |= (hands[s] >> sh) & LANE
-        if mine >= most or theirs == 0:
+        sure = ((live & ~decl) if owner == 1 else decl) == 0
+        if not sure:
+            # a trump led by any other seat takes a trump from every other
+            # seat that has one (they must follow), so the others lead
+            # trumps at most as often as the longest of them holds trumps
+            mine = 0
+            most = 0
+            for s in range(n):
+                t = (hands[s] >> sh) & LANE
+                c = popcount(t)
+                if (t >> np.uint64(top)) & U1:
+                    mine = c - 1
+                elif c > most:
+                    most = c
+            sure = mine >= most
+        if sure:
             last = last_extra
             lrel = U1 << np.uint64(16 * trump_lane + top)
     got = 0
