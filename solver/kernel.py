@@ -317,12 +317,14 @@ def lead_lanes(hands, seat, n, side, trump_lane):
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
               partner_winning, trump_lane, hint, history, lead_info, trick_points):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
-    equivalent cards, best-first (``scores`` is scratch). Returns their number.
+    equivalent cards, best-first (``scores`` is scratch). Returns their number
+    and their mask.
     ``partner_winning``: a partner's card wins the trick and no seat of the
     other side still to play can beat it; ``trick_points``: the points of the
     trick's cards so far."""
     legal = legal_mask(h, led, any_time, bird_mask)
     k = 0
+    mask = np.uint64(0)
     m = legal
     while m:
         c = highest_bit(m)
@@ -363,8 +365,9 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
             j -= 1
         scores[j] = s
         out[j] = c
+        mask |= _bit(c)
         k += 1
-    return k
+    return k, mask
 
 
 @njit(inline='always', **JIT)
@@ -1819,6 +1822,7 @@ def probe_space(hands, n, tlen0, values, bird_mask):
         np.zeros((maxp, OWNW), np.uint64),  # own: its owner and worth planes
         np.zeros(maxp, np.uint64),  # rel: relevant cards of the children searched so far
         np.zeros(maxp, np.uint64),  # skip: moves whose bound a searched sibling's already gives
+        np.zeros(maxp, np.uint64),  # todo: the moves at ply p not yet taken
         np.zeros(maxp, np.uint64),  # birdc_a: where the birds rank at ply p
         np.zeros(maxp, np.int64),  # tag_a: the table tag at ply p
         np.zeros(maxp, np.int64),  # best: the best bound so far at ply p
@@ -1873,7 +1877,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     most_p = P[5]
     trump_lane = P[6]
 
-    (mv, nm, mi, isor, bd, bm, u_tlen, u_leader, u_pts, u_dtr, u_win, u_tval, tm, key, own, rel, skip,
+    (mv, nm, mi, isor, bd, bm, u_tlen, u_leader, u_pts, u_dtr, u_win, u_tval, tm, key, own, rel, skip, todo,
      birdc_a, tag_a, best, n_at, sp_disc, sp_vals, sp_h2, scratch, mv2, nm2, mi2, best2, rel2, trick2,
      history, hbonus, hist) = space
     class_bits, classes_ok, cls_pts, bird_classes, thr, nthr = classes
@@ -1891,6 +1895,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     own[:, :] = 0
     rel[:] = 0
     skip[:] = 0
+    todo[:] = 0
     birdc_a[:] = 0
     tag_a[:] = 0
     best[:] = 0
@@ -2143,7 +2148,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     pw = sure_taker(hands, leader, n, side, wseat, win_card, led, win_card, wseat, tlen + 1,
                                     trump_lane, any_time, bird_mask)[1] >= 0
             live = live_all | tm[p]
-            nm[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
+            nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                               win_card, pw, trump_lane, hint, history[seat],
                               linfo if tlen == 0 else 0, trickval)
             mi[p] = 0
@@ -2156,6 +2161,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             if mi[p] < nm[p]:
                 c = mv[p, mi[p]]
                 mi[p] += 1
+                todo[p] ^= _bit(c)
                 u_tlen[p] = tlen
                 u_leader[p] = leader
                 u_pts[p] = pts
@@ -2248,10 +2254,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             else:
                 rel[p] |= rr
                 # the moves still to search in c's color
-                pend = np.uint64(0)
-                for j in range(mi[p], nm[p]):
-                    pend |= _bit(mv[p, j])
-                pend &= lane_mask(c) & ~skip[p]
+                pend = todo[p] & lane_mask(c) & ~skip[p]
                 if pend != 0:
                     same = same_bound_moves(c, rr, hands[seat], live_all & worth_bits, values, bird_mask) & pend
                     skip[p] |= same
