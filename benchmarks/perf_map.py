@@ -25,13 +25,31 @@ mapping named by its start address, to disassemble around a hot address:
 The twenty-fourth session found NRT's reference counts this way (two tiny
 functions of ``lock incq`` / ``lock decq`` holding 14 % of the samples;
 benchmarks/RESULTS.md).
+
+By source line: ``--lines DIR`` compiles with line tables
+(``NUMBA_DEBUGINFO=1``) and writes each kernel's object code and where it
+was loaded to DIR; after the run, ``--annotate DIR`` reads ``perf``'s
+samples and names the source line of each (``addr2line``):
+
+    perf record -F 1999 -o /tmp/perf.data python benchmarks/perf_map.py --samples 10 --lines /tmp/lines
+    python benchmarks/perf_map.py --annotate /tmp/lines --data /tmp/perf.data
+
+A line of a helper inlined by numba (``inline='always'``) is named as the
+helper's own line. The line tables cost the code some of LLVM's inlining
+(small helpers such as ``legal_mask`` and ``popcount`` stay calls), so the
+shares are those of a somewhat slower build: a guide to where the time
+goes, not a measure of it.
 """
 
 from __future__ import annotations
 
 import argparse
+import bisect
+import collections
 import ctypes
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -45,6 +63,8 @@ from bench_args import positive
 # keeps the object code (numba makes the folder when it first writes to it)
 _CACHE = os.path.join(tempfile.gettempdir(), f"rook-perf-numba-{os.getpid()}")
 os.environ["NUMBA_CACHE_DIR"] = _CACHE
+if "--lines" in sys.argv:
+    os.environ["NUMBA_DEBUGINFO"] = "1"  # line tables in the object code
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -95,6 +115,88 @@ def _symbols() -> dict[int, str]:
     return out
 
 
+def _write_objects(folder: Path) -> int:
+    """Each compiled library's object code, and the address every function
+    of it was loaded at (``manifest.json``), for ``--annotate``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest = []
+    seen = set()
+    nm = shutil.which("nm") or "nm"
+    for module in (kernel, bits):
+        for name in dir(module):
+            for cres in getattr(getattr(module, name), "overloads", {}).values():
+                lib = cres.library
+                if id(lib) in seen:
+                    continue
+                seen.add(id(lib))
+                data = lib.serialize_using_object_code()
+                obj = folder / f"{name}-{len(seen)}.o"
+                obj.write_bytes(data[2][0] if isinstance(data[2], tuple) else data[2])
+                listing = subprocess.run([nm, "--defined-only", str(obj)], capture_output=True, text=True).stdout
+                for line in listing.splitlines():
+                    parts = line.split()
+                    if len(parts) == 3 and parts[1] in "Tt":
+                        addr = lib.get_pointer_to_function(parts[2])
+                        if addr:
+                            manifest.append({"obj": obj.name, "sym": parts[2], "value": int(parts[0], 16),
+                                             "addr": addr})
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return len(seen)
+
+
+def _short(symbol: str) -> str:
+    """``probe`` for numba's mangled ``_ZN12rook_analyze6solver6kernel5probeB3v32...``."""
+    m = re.search(r"(?:6kernel|4bits)(\d+)", symbol)
+    if m is None:
+        return symbol[:60]
+    name = symbol[m.end():m.end() + int(m.group(1))]
+    return f"{name} (wrapper)" if symbol.startswith("cfunc") or "7cpython" in symbol[:12] else name
+
+
+def _annotate(folder: Path, data: Path, top: int) -> None:
+    """perf's samples in the kernels by function and by source line."""
+    manifest = sorted(json.loads((folder / "manifest.json").read_text()), key=lambda m: m["addr"])
+    starts = [m["addr"] for m in manifest]
+    ips = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True,
+                         check=True).stdout.split()
+    offsets: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    by_function: collections.Counter = collections.Counter()
+    for text in ips:
+        ip = int(text, 16)
+        i = bisect.bisect_right(starts, ip) - 1
+        if i < 0 or ip - starts[i] > 1 << 20:
+            continue  # not the kernels' code (Python, numba's compiler)
+        m = manifest[i]
+        offsets[m["obj"]][ip - m["addr"] + m["value"]] += 1
+        by_function[_short(m["sym"])] += 1
+    total = sum(by_function.values())
+    if not total:
+        print("no samples in the kernels' code")
+        return
+    by_line: collections.Counter = collections.Counter()
+    for obj, counts in offsets.items():
+        offs = sorted(counts)
+        out = subprocess.run(["addr2line", "-a", "-e", str(folder / obj)] + [hex(o) for o in offs],
+                             capture_output=True, text=True).stdout.splitlines()
+        names = {}
+        for i in range(0, len(out) - 1, 2):
+            names[int(out[i], 16)] = out[i + 1].split(" (")[0]
+        for o in offs:
+            by_line[names.get(o, "??:0")] += counts[o]
+    print(f"{total} samples in the kernels' code")
+    print("by function:")
+    for name, k in by_function.most_common(top):
+        print(f"{k:8d} {100 * k / total:5.1f} %  {name}")
+    print("by source line (\"?\": code the line tables give no line):")
+    for where, k in by_line.most_common(top):
+        path, _, line = where.rpartition(":")
+        text = ""
+        if line.isdigit() and os.path.isfile(path):
+            lines = Path(path).read_text().splitlines()
+            text = lines[int(line) - 1].strip() if 0 < int(line) <= len(lines) else ""
+        print(f"{k:8d} {100 * k / total:5.1f} %  {os.path.basename(path)}:{line}  {text[:70]}")
+
+
 def _write_map(symbols: dict[int, str]) -> Path:
     """perf's map of JIT code: start, size, name (a function runs to the next)."""
     path = Path(f"/tmp/perf-{os.getpid()}.map")
@@ -127,8 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=positive, default=40, help="Samples of each hand (four solves each).")
     ap.add_argument("--dump", type=Path, default=None, metavar="DIR",
                     help="Also write the pages of compiled code to DIR (for objdump).")
+    ap.add_argument("--lines", type=Path, default=None, metavar="DIR",
+                    help="Compile with line tables; write the object code and its addresses to DIR.")
+    ap.add_argument("--annotate", type=Path, default=None, metavar="DIR",
+                    help="Only read perf's samples (--data) against a --lines DIR: by function and line.")
+    ap.add_argument("--data", type=Path, default=Path("perf.data"), help="perf's data file (with --annotate).")
+    ap.add_argument("--top", type=positive, default=40, help="Rows of each --annotate table.")
     try:  # the cache folder goes whatever happens, --help and bad options too
         args = ap.parse_args(argv)
+        if args.annotate is not None:
+            _annotate(args.annotate, args.data, args.top)
+            return 0
         work = list(_work(args.samples))
         solver = Solver()
         t0 = time.perf_counter()
@@ -136,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
         symbols = _symbols()
         path = _write_map(symbols)
+        if args.lines is not None:
+            print(f"{_write_objects(args.lines)} libraries of object code written to {args.lines}", file=sys.stderr)
         print(f"{len(symbols)} functions named in {path}"
               + ("" if shutil.which("nm") else " (no nm on PATH: the kernels only, not their helpers)"),
               file=sys.stderr)
