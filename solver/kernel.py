@@ -2149,8 +2149,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                                     trump_lane, any_time, bird_mask)[1] >= 0
             live = live_all | tm[p]
             nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
-                              win_card, pw, trump_lane, hint, history[seat],
-                              linfo if tlen == 0 else 0, trickval)
+                                       win_card, pw, trump_lane, hint, history[seat],
+                                       linfo if tlen == 0 else 0, trickval)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)

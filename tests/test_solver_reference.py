@@ -348,9 +348,10 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
 def test_quick_bounds_hold(spec):
     # the quick bounds at a trick's start, never past the true value: the
     # top trumps' run, and the last trick's extra points to the top trump's
-    # holder when it has as many other trumps as all other seats together;
-    # the side on lead cashing its top cards (``sure_points``), and leading
-    # to a partner's top card first (``entry_points``)
+    # holder when it has as many other trumps as any other seat, or the
+    # other side none; the side on lead cashing its top cards
+    # (``sure_points``), and leading to a partner's top card first
+    # (``entry_points``)
     rules = Rules.from_spec(spec)
     rng = random.Random(zlib.crc32(spec.encode()))
     fired = fired_apart = fired_side = 0
