@@ -930,6 +930,39 @@ def sure_taker(hands, leader, n, side, seat, c, ld, wc, wseat, rest, trump_lane,
     return wc, cur
 
 
+@njit(**JIT)
+def last_trick_side(hands, leader, n, side, seat_pos, ld, trump_lane):
+    """Mid-trick, with another trick to come: the side sure to win the last
+    trick (1 the declaring side, 0 the defenders, -1 not known), where the
+    other side holds no trump (``top_trump_points``' second case). The side
+    still holds one after this trick when ``ld``, the card led, is not a
+    trump (a seat of it plays a trump only when all its cards are trumps),
+    or when it holds more trumps than it has seats still to play to it (from
+    position ``seat_pos`` after the leader). Only the hands' lengths and the
+    led card's color decide it."""
+    if trump_lane < 0:
+        return -1
+    sh = np.uint64(16 * trump_lane)
+    n1 = 0
+    n0 = 0
+    for s in range(n):
+        c = popcount((hands[s] >> sh) & LANE)
+        if side[s] == 1:
+            n1 += c
+        else:
+            n0 += c
+    if (n1 == 0) == (n0 == 0):
+        return -1
+    ls = 1 if n1 > 0 else 0
+    if (ld >> 4) != trump_lane:
+        return ls
+    ahead = 0
+    for i in range(seat_pos, n):
+        if side[_seat_after(leader, i, n)] == ls:
+            ahead += 1
+    return ls if (n1 if ls == 1 else n0) > ahead else -1
+
+
 @njit(inline='always', **JIT)
 def dearest_worth(mask, values):
     """The most points any one card of ``mask`` is worth (0 when none)."""
@@ -2125,6 +2158,17 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     if (tsp >= need) if cur == 1 else (ubm - tsp < need):
                         rv = pts + (tsp if cur == 1 else ubm - tsp)
                         rr = _bit(tkey)
+                        if stats.shape[0] > 4:
+                            stats[3] += 1
+                        state = _RETURN
+                        continue
+                # or the last trick's extra points alone settle it, and a side
+                # is sure of them (the hands' lengths decide it: no relevant card)
+                if last_extra > 0 and left >= 2 and (last_extra >= need or ubm - last_extra < need):
+                    ls = last_trick_side(hands, leader, n, side, tlen, hist[start], trump_lane)
+                    if (ls == 1 and last_extra >= need) or (ls == 0 and ubm - last_extra < need):
+                        rv = pts + (last_extra if ls == 1 else ubm - last_extra)
+                        rr = np.uint64(0)
                         if stats.shape[0] > 4:
                             stats[3] += 1
                         state = _RETURN

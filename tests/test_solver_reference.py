@@ -390,6 +390,34 @@ def test_quick_bounds_hold(spec):
     assert fired_side >= 1  # ... where a partner has more
 
 
+@pytest.mark.parametrize("spec", ["hasbro", "full,nest_to=last_trick,last_trick_bonus=20",
+                                  "kentucky,nest_to=last_trick", "hasbro,seats=3,teams=alone,bird=low"])
+def test_last_trick_side_holds_mid_trick(spec):
+    # inside a trick, with another to come, the side that ``last_trick_side``
+    # names (the other side holding no trump) takes the last trick's extra
+    # points whatever the other side plays
+    rules = Rules.from_spec(spec)
+    rng = random.Random(zlib.crc32(spec.encode()) + 1)
+    named = led_trump = 0
+    for _ in range(300):
+        d = random_endgame(rules, rng.choice([2, 3]), rng)
+        t, dec, lead = rng.choice(rules.trumps), rng.randrange(rules.seats), rng.randrange(rules.seats)
+        trick = random_trick(d, t, dec, lead, rng, rng.randrange(1, rules.seats))
+        pos = api._position(d, t, dec, lead, None, trick)
+        n, tp, last_extra, lane = int(pos.P[0]), int(pos.P[2]), int(pos.P[3]), int(pos.P[6])
+        ls = kernel.last_trick_side(pos.hands, lead, n, pos.side, len(trick), int(pos.trick[0]), lane)
+        if ls < 0 or last_extra == 0:
+            continue
+        named += 1
+        led_trump += int(pos.trick[0]) >> 4 == lane
+        value = naive_value(d, t, dec, lead, trick) - pos.nest_points
+        left = len(d.hands[lead])  # tricks, this one too
+        total = (sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
+                 + sum(int(pos.enc.values[c]) for c in pos.trick[:pos.tlen]) + tp * left + last_extra)
+        assert (value >= last_extra) if ls == 1 else (value <= total - last_extra), (d.rdn(), t, trick)
+    assert named >= 20 and led_trump >= 3  # both of its cases were exercised
+
+
 def test_card_values_inside_a_trick_regression():
     # card_values once wrote the played card past a trick buffer sized to the
     # cards already played: W's forced B11 came out 20 instead of 0, and two
