@@ -84,34 +84,50 @@ def _work(samples: int, seed: int = 5):
                 yield played, trump
 
 
+def _compiled():
+    """(name, compile result) of every kernel and helper compiled or loaded
+    in this process."""
+    for module in (kernel, bits):
+        for name in dir(module):
+            for cres in getattr(getattr(module, name), "overloads", {}).values():
+                yield name, cres
+
+
+def _object_code(lib) -> bytes | None:
+    """A compiled library's object code (None where it came from the cache)."""
+    try:
+        data = lib.serialize_using_object_code()
+    except RuntimeError:  # loaded from a cache: no object code
+        return None
+    return data[2][0] if isinstance(data[2], tuple) else data[2]
+
+
+def _defined_functions(nm: str, path) -> list[tuple[str, int]]:
+    """(symbol, offset) of every function an object file defines."""
+    listing = subprocess.run([nm, "--defined-only", str(path)], capture_output=True, text=True).stdout
+    return [(parts[2], int(parts[0], 16)) for parts in map(str.split, listing.splitlines())
+            if len(parts) == 3 and parts[1] in "Tt"]
+
+
 def _symbols() -> dict[int, str]:
     """Address -> name of every function in the object code of each kernel
     compiled in this process (the helpers linked into a kernel included)."""
     nm = shutil.which("nm")
     out: dict[int, str] = {}
-    for module in (kernel, bits):
-        for name in dir(module):
-            disp = getattr(module, name)
-            for cres in getattr(disp, "overloads", {}).values():
-                lib = cres.library
-                out[lib.get_pointer_to_function(cres.fndesc.llvm_func_name)] = name
-                if nm is None:
-                    continue
-                try:
-                    data = lib.serialize_using_object_code()
-                except RuntimeError:  # loaded from a cache: no object code
-                    continue
-                obj = data[2][0] if isinstance(data[2], tuple) else data[2]
-                with tempfile.NamedTemporaryFile(suffix=".o") as f:
-                    f.write(obj)
-                    f.flush()
-                    listing = subprocess.run([nm, "--defined-only", f.name], capture_output=True, text=True).stdout
-                for line in listing.splitlines():
-                    parts = line.split()
-                    if len(parts) == 3 and parts[1] in "Tt":
-                        addr = lib.get_pointer_to_function(parts[2])
-                        if addr:
-                            out[addr] = parts[2]
+    for name, cres in _compiled():
+        lib = cres.library
+        out[lib.get_pointer_to_function(cres.fndesc.llvm_func_name)] = name
+        code = _object_code(lib) if nm is not None else None
+        if code is None:
+            continue
+        with tempfile.NamedTemporaryFile(suffix=".o") as f:
+            f.write(code)
+            f.flush()
+            functions = _defined_functions(nm, f.name)
+        for sym, _ in functions:
+            addr = lib.get_pointer_to_function(sym)
+            if addr:
+                out[addr] = sym
     return out
 
 
@@ -122,24 +138,20 @@ def _write_objects(folder: Path) -> int:
     manifest = []
     seen = set()
     nm = shutil.which("nm") or "nm"
-    for module in (kernel, bits):
-        for name in dir(module):
-            for cres in getattr(getattr(module, name), "overloads", {}).values():
-                lib = cres.library
-                if id(lib) in seen:
-                    continue
-                seen.add(id(lib))
-                data = lib.serialize_using_object_code()
-                obj = folder / f"{name}-{len(seen)}.o"
-                obj.write_bytes(data[2][0] if isinstance(data[2], tuple) else data[2])
-                listing = subprocess.run([nm, "--defined-only", str(obj)], capture_output=True, text=True).stdout
-                for line in listing.splitlines():
-                    parts = line.split()
-                    if len(parts) == 3 and parts[1] in "Tt":
-                        addr = lib.get_pointer_to_function(parts[2])
-                        if addr:
-                            manifest.append({"obj": obj.name, "sym": parts[2], "value": int(parts[0], 16),
-                                             "addr": addr})
+    for name, cres in _compiled():
+        lib = cres.library
+        if id(lib) in seen:
+            continue
+        seen.add(id(lib))
+        code = _object_code(lib)
+        if code is None:
+            continue
+        obj = folder / f"{name}-{len(seen)}.o"
+        obj.write_bytes(code)
+        for sym, value in _defined_functions(nm, obj):
+            addr = lib.get_pointer_to_function(sym)
+            if addr:
+                manifest.append({"obj": obj.name, "sym": sym, "value": value, "addr": addr})
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return len(seen)
 
@@ -188,11 +200,14 @@ def _annotate(folder: Path, data: Path, top: int) -> None:
     for name, k in by_function.most_common(top):
         print(f"{k:8d} {100 * k / total:5.1f} %  {name}")
     print("by source line (\"?\": code the line tables give no line):")
+    sources: dict[str, list[str]] = {}
     for where, k in by_line.most_common(top):
         path, _, line = where.rpartition(":")
         text = ""
         if line.isdigit() and os.path.isfile(path):
-            lines = Path(path).read_text().splitlines()
+            if path not in sources:
+                sources[path] = Path(path).read_text().splitlines()
+            lines = sources[path]
             text = lines[int(line) - 1].strip() if 0 < int(line) <= len(lines) else ""
         print(f"{k:8d} {100 * k / total:5.1f} %  {os.path.basename(path)}:{line}  {text[:70]}")
 
