@@ -55,7 +55,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -129,9 +128,10 @@ def run_child(args, side: str, solve: bool, valgrind: bool) -> tuple[dict, dict 
     # and count the compiling)
     env = dict(os.environ, PYTHONHASHSEED="0", NUMBA_CPU_NAME=CPU, NUMBA_CPU_FEATURES="")
     if valgrind:
-        out = Path(tempfile.mkdtemp(prefix="rook-cost-")) / "cg.out"
+        # the counts come from the summary on standard error: no output file
+        # (one a run under a temporary folder of its own was left behind)
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", *CACHES,
-               f"--cachegrind-out-file={out}", *cmd]
+               "--cachegrind-out-file=/dev/null", *cmd]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr[-4000:])
