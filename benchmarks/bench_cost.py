@@ -38,7 +38,8 @@ table key compresses ranks by byte tables instead of PEXT
 count the compiling.)
 
 Under cachegrind a program runs about 50 to 100 times slower: 10 samples
-(80 solves, about 38 M nodes) take about 8 minutes a kernel. ``--old`` is
+(80 solves, about 31 M nodes) take about 8 minutes a kernel, and the two
+kernels run at once on two cores (``--jobs 1`` runs them in turn). ``--old`` is
 a checkout of the project (its ``solver`` folder is loaded as
 ``bench_ab.py`` does), and so is ``--new`` where given (the default: this
 checkout's kernel). ``--old`` the same commit as this checkout gives an
@@ -55,6 +56,7 @@ import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -152,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=positive, default=10, help="samples of each of the two hands (hand's work)")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--new", type=Path, help="a checkout whose kernel to compare instead of this one's")
+    ap.add_argument("--jobs", type=positive, default=2,
+                    help="sides counted at once (default 2: the counts do not depend on the load, only the wall time)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--checkout", help=argparse.SUPPRESS)
     ap.add_argument("--idle", action="store_true", help=argparse.SUPPRESS)
@@ -171,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
                 ap.error(f"--{name} {str(path)!r}: no solver/kernel.py there (a checkout of the project?)")
     result = {}
     values = {}
-    for side in ("old", "new"):
+
+    def count_side(side: str) -> dict:
         native, _ = run_child(args, side, True, False)  # fills numba's cache; the nodes
         work_res, work = run_child(args, side, True, True)
         _, idle = run_child(args, side, False, True)
@@ -181,8 +186,15 @@ def main(argv: list[str] | None = None) -> int:
         search = {k: work[k] - idle[k] for k in work}
         search["estimate"] = estimate(search)
         search["nodes"] = native["nodes"]
-        result[side] = search
-        print(json.dumps({"side": side, **search}), flush=True)
+        return search
+
+    # cachegrind's counts do not depend on what else runs, so the two sides
+    # may run at once (each in its own processes and numba cache)
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {side: pool.submit(count_side, side) for side in ("old", "new")}
+        for side, future in futures.items():
+            result[side] = future.result()
+            print(json.dumps({"side": side, **result[side]}), flush=True)
     if values["old"] != values["new"]:
         bad = next(i for i, (a, b) in enumerate(zip(values["old"], values["new"])) if a != b)
         raise SystemExit(f"solve {bad}: the old kernel gives {values['old'][bad]}, this one {values['new'][bad]}")
