@@ -964,6 +964,13 @@ def last_trick_side(hands, leader, n, side, seat_pos, ld, trump_lane):
 
 
 @njit(inline='always', **JIT)
+def _forced(h, ld, any_time, bird_mask):
+    """Mid-trick: hand ``h`` has one card it may play to ``ld``'s trick."""
+    lm = legal_mask(h, ld, any_time, bird_mask)
+    return (lm & (lm - U1)) == 0
+
+
+@njit(inline='always', **JIT)
 def dearest_worth(mask, values):
     """The most points any one card of ``mask`` is worth (0 when none)."""
     top = 0
@@ -2131,8 +2138,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     return -1
                 bd[p] = keyed
                 tag_a[p] = tag
-            else:
+            elif not _forced(hands[_seat_after(leader, tlen, n)], hist[tlen0 + p - tlen], any_time, bird_mask):
                 # mid-trick: the side sure to take this trick keeps its points
+                # (not tried where the seat has one card to play: its child's
+                # bounds see as much, one card on)
                 start = tlen0 + p - tlen
                 wseat = _seat_after(leader, winpos, n)
                 left = popcount(hands[leader]) + 1
@@ -2182,6 +2191,17 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             else:
                 start = tlen0 + p - tlen
                 led = hist[start]
+                if _forced(h_s, led, any_time, bird_mask):
+                    # one card to play: no ordering to work out
+                    c = lowest_bit(legal_mask(h_s, led, any_time, bird_mask))
+                    mv[p, 0] = c
+                    nm[p] = 1
+                    todo[p] = _bit(c)
+                    mi[p] = 0
+                    isor[p] = side[seat] == 1
+                    best[p] = -1 if isor[p] else (1 << 40)
+                    state = _NEXT
+                    continue
                 win_card = hist[start + winpos]
                 wseat = _seat_after(leader, winpos, n)
                 pw = side[wseat] == side[seat]
