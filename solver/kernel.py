@@ -1001,7 +1001,7 @@ def _top_legal(h, ld, any_time, bird_mask, trump_lane):
 
 @njit(inline='always', **JIT)
 def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval, values, trump_lane, any_time,
-                      bird_mask, tp, worth, est, t1, t0):
+                      bird_mask, tp, worth, est1, est0, t1, t0):
     """Mid-trick: (a side sure to take the trick in progress, -1 when none
     found, the least it gets from it, the card its bound rests on). Sure
     when the winning card so far ``wc``, or a card x of one of its seats
@@ -1012,10 +1012,11 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
     key). It gets the cards played, the trick's points, x (the dearest
     card of that seat that wins as surely), the dearest legal card of each
     partner still to play (whatever it plays, the trick stays with the
-    side) and the cheapest of each other seat. ``est`` bounds that from
-    above; where it is below what the side must get to settle the probe
-    (``t1`` for the declaring side, ``t0`` for the defenders) it gives up
-    (-1) without working that out."""
+    side) and the cheapest of each other seat. ``est1`` bounds that from
+    above where the declaring side takes the trick, ``est0`` where the
+    defenders do; where it is below what the side must get to settle the
+    probe (``t1`` for the declaring side, ``t0`` for the defenders) it gives
+    up (-1) without working that out."""
     _, cur = sure_taker(hands, leader, n, side, _seat_after(leader, seat_pos, n), wc, ld, wc, wseat, seat_pos,
                         trump_lane, any_time, bird_mask)
     xpos = -1
@@ -1028,8 +1029,8 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                 continue
             _, c2 = sure_taker(hands, leader, n, side, sj, x, ld, x, sj, seat_pos, trump_lane, any_time, bird_mask)
             if c2 >= 0:
-                if est < (t1 if c2 == 1 else t0):
-                    return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
+                if (est1 < t1) if c2 == 1 else (est0 < t0):
+                    return -1, 0, key  # what the side gets cannot settle the probe
                 cur = c2
                 xpos = j
                 key = x
@@ -1046,8 +1047,8 @@ def trick_sure_points(hands, leader, n, side, seat_pos, ld, wc, wseat, trickval,
                 break
         if cur < 0:
             return cur, 0, key
-    if est < (t1 if cur == 1 else t0):
-        return -1, 0, key  # ``est`` bounds what the side gets: it cannot settle the probe
+    if (est1 < t1) if cur == 1 else (est0 < t0):
+        return -1, 0, key  # what the side gets cannot settle the probe
     got = trickval + tp
     for i in range(seat_pos, n):
         if i == xpos:
@@ -2152,17 +2153,31 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 cur = -1
                 tsp = 0
                 tkey = 0
-                # only where the trick's points could settle it: at most the
-                # points played, and the dearest card of each seat still to play
-                est = trickval + tp
+                # only where the trick's points could settle it, for either
+                # side taking it: at most the points played, the dearest card
+                # of each of its seats still to play, and of each other seat
+                # nothing where it may play a card worth nothing, else the
+                # dearest it may play (a bound on its cheapest: -42 % calls)
+                est1 = trickval + tp
+                est0 = est1
                 for i in range(tlen, n):
-                    est += dearest_worth(hands[_seat_after(leader, i, n)] & worth_bits, values)
+                    s_i = _seat_after(leader, i, n)
+                    dw = dearest_worth(hands[s_i] & worth_bits, values)
+                    lg = legal_mask(hands[s_i], hist[start], any_time, bird_mask)
+                    cw = 0 if lg & ~worth_bits else dearest_worth(lg, values)
+                    if side[s_i] == 1:
+                        est1 += dw
+                        est0 += cw
+                    else:
+                        est1 += cw
+                        est0 += dw
                 # the least the taker's side must get to settle it: need when
                 # it is the declaring side, ubm - need + 1 otherwise
-                if est >= need or est > ubm - need:
+                if est1 >= need or est0 > ubm - need:
                     cur, tsp, tkey = trick_sure_points(hands, leader, n, side, tlen, hist[start],
                                                        hist[start + winpos], wseat, trickval, values, trump_lane,
-                                                       any_time, bird_mask, tp, worth_bits, est, need, ubm - need + 1)
+                                                       any_time, bird_mask, tp, worth_bits, est1, est0, need,
+                                                       ubm - need + 1)
                 if cur >= 0:
                     if (tsp >= need) if cur == 1 else (ubm - tsp < need):
                         rv = pts + (tsp if cur == 1 else ubm - tsp)
