@@ -21,7 +21,7 @@ order with their worth and owners, and, when most_tricks is live, the
 declaring side's tricks so far)
 and a partial part, after DDS's winning ranks: the search records which
 cards' ranks decided each bound (a trick won by beating a card of its own
-color, the top cards a quick bound cashed), and an entry then matches every
+color, the top trumps a quick bound counted), and an entry then matches every
 position whose owners agree on those ranks and the ones above them, however
 the lower cards lie. tests/test_solver_table.py checks every stored bound
 against the reference on the positions it matches.
@@ -1380,204 +1380,6 @@ def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     return 0, got, rel
 
 
-@njit(inline='always', **JIT)
-def _opponents_hold(hands, n, side, me, trump_lane, bird_mask):
-    """(does a seat of the other side hold a trump, does it hold the bird)"""
-    opp_trump = False
-    opp_bird = False
-    for s in range(n):
-        if side[s] != me:
-            if trump_lane >= 0 and (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
-                opp_trump = True
-            if hands[s] & bird_mask:
-                opp_bird = True
-    return opp_trump, opp_bird
-
-
-@njit(**JIT_CALLED)
-def sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals,
-                keep_discarded=False):
-    """Points the side on lead takes for certain by cashing the leader's top
-    cards: side colors first (while every opponent must follow), then top
-    trumps. Counts the cashed cards, trick points, and the cards the other
-    seats are forced to play to those tricks (while they can follow).
-    ``discarded`` (bool, one per seat) and ``vals`` (16 ints) are scratch."""
-    me = side[leader]
-    h = hands[leader]
-    opp_trump, opp_bird = _opponents_hold(hands, n, side, me, trump_lane, bird_mask)
-    live = np.uint64(0)
-    for s in range(n):
-        live |= hands[s]
-    got = 0
-    k = 0
-    rel = np.uint64(0)
-    # a seat that ran out of a cashed color discards from others: from then
-    # on its holdings are unknown and it adds nothing more to the bound
-    if not keep_discarded:
-        discarded[:] = False
-    for step in range(4):
-        # side colors first, trump last
-        lane = step
-        if trump_lane >= 0:
-            if step == 3:
-                lane = trump_lane
-            elif step >= trump_lane:
-                lane = step + 1
-        sh = np.uint64(16 * lane)
-        mine = (h >> sh) & LANE
-        if mine == 0:
-            continue
-        others = ((live & ~h) >> sh) & LANE
-        # my top cards in this color: above every card the others hold
-        tops = 0
-        m = mine
-        while m:
-            c = highest_bit(m)
-            if others >> np.uint64(c) != 0:
-                break
-            tops += 1
-            m &= ~(U1 << np.uint64(c))
-        if tops == 0:
-            continue
-        if lane != trump_lane and opp_trump:
-            if any_time and opp_bird:
-                continue
-            # safe only while every opponent still follows this color
-            for s in range(n):
-                if side[s] != me:
-                    ln = popcount((hands[s] >> sh) & LANE)
-                    if ln < tops:
-                        tops = ln
-            if tops == 0:
-                continue
-        if others:
-            rel |= U1 << np.uint64(16 * lane + highest_bit(others))
-        m = mine
-        for _ in range(tops):
-            c = highest_bit(m)
-            got += values[16 * lane + c]
-            m &= ~(U1 << np.uint64(c))
-        # the others must follow: their cheapest cards of this color fall
-        for s in range(n):
-            if s == leader or discarded[s]:
-                continue
-            theirs = (hands[s] >> sh) & LANE
-            ln = 0
-            t = theirs
-            while t:
-                c = lowest_bit(t)
-                vals[ln] = values[16 * lane + c]
-                ln += 1
-                t &= t - U1
-            if ln <= tops:
-                for i in range(ln):
-                    got += vals[i]
-                if ln < tops:
-                    discarded[s] = True
-            else:
-                # the ``tops`` smallest values (insertion sort, at most 16)
-                for i in range(1, ln):
-                    x = vals[i]
-                    j = i
-                    while j > 0 and vals[j - 1] > x:
-                        vals[j] = vals[j - 1]
-                        j -= 1
-                    vals[j] = x
-                for i in range(tops):
-                    got += vals[i]
-        k += tops
-    return got + tp * k, rel
-
-
-@njit(**JIT_CALLED)
-def entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp, discarded, vals, h2,
-                 lanes):
-    """Points the side on lead takes for certain by leading a low card to a
-    partner's top card in a color (the entry), then cashing the partner's
-    top cards as ``sure_points`` does. Returns (points, relevant cards) of
-    the best such line, (0, 0) when there is none. ``lanes``: the colors
-    whose top card a partner holds (``lead_lanes``), the only ones to try.
-    ``h2`` is scratch (one word per seat)."""
-    if lanes & 15 == 0:
-        return 0, np.uint64(0)
-    me = side[leader]
-    opp_trump, opp_bird = _opponents_hold(hands, n, side, me, trump_lane, bird_mask)
-    if any_time and opp_bird:
-        return 0, np.uint64(0)
-    best = 0
-    best_rel = np.uint64(0)
-    for q in range(n):
-        if q == leader or side[q] != me:
-            continue
-        for lane in range(4):
-            if (lanes >> lane) & 1 == 0:
-                continue
-            sh = np.uint64(16 * lane)
-            mine = (hands[leader] >> sh) & LANE
-            part = (hands[q] >> sh) & LANE
-            if mine == 0 or part == 0:
-                continue
-            opp = np.uint64(0)
-            void_opp = False
-            for s in range(n):
-                if side[s] != me:
-                    t = (hands[s] >> sh) & LANE
-                    opp |= t
-                    if t == 0:
-                        void_opp = True
-            top = highest_bit(part)
-            if opp != 0 and highest_bit(opp) > top:
-                continue
-            low = lowest_bit(mine)
-            if low > top:
-                continue
-            # every other seat of the side must be able to play under it
-            under = True
-            for s in range(n):
-                if s != leader and s != q and side[s] == me:
-                    t = (hands[s] >> sh) & LANE
-                    if t != 0 and lowest_bit(t) > top:
-                        under = False
-            if not under:
-                continue
-            # an opponent out of this color could ruff it
-            if void_opp and opp_trump and lane != trump_lane:
-                continue
-            # the entry trick: the leader's low card, the partner's top; every
-            # other seat follows with the cheapest it may, or discards
-            # (then what it keeps is unknown: it adds nothing more)
-            got = values[16 * lane + low] + values[16 * lane + top] + tp
-            for s in range(n):
-                h2[s] = hands[s]
-                discarded[s] = False
-            h2[leader] &= ~(U1 << np.uint64(16 * lane + low))
-            h2[q] &= ~(U1 << np.uint64(16 * lane + top))
-            for s in range(n):
-                if s == leader or s == q:
-                    continue
-                t = (hands[s] >> sh) & LANE
-                if t == 0:
-                    discarded[s] = True
-                    continue
-                cheapest = 1 << 30
-                m = t
-                while m:
-                    c = lowest_bit(m)
-                    if values[16 * lane + c] < cheapest:
-                        cheapest = values[16 * lane + c]
-                    m &= m - U1
-                got += cheapest
-                # keep its higher cards: the worst case for the partner's tops
-                h2[s] &= ~(U1 << np.uint64(16 * lane + lowest_bit(t)))
-            more, rel = sure_points(h2, q, n, side, values, trump_lane, any_time, bird_mask, tp, discarded,
-                                    vals, True)
-            got += more
-            if got > best:
-                best = got
-                best_rel = rel | (U1 << np.uint64(16 * lane + (highest_bit(opp) if opp != 0 else top)))
-    return best, best_rel
-
-
 @njit(**JIT)
 def value_classes(values, bird_mask):
     """Three masks numbering each card's worth (its points, and bird or not)
@@ -1868,9 +1670,6 @@ def probe_space(hands, n, tlen0, values, bird_mask):
         np.zeros(maxp, np.int64),  # tag_a: the table tag at ply p
         np.zeros(maxp, np.int64),  # best: the best bound so far at ply p
         np.zeros(maxp, np.int64),  # n_at: the node count when ply p was entered
-        np.zeros(6, np.bool_),  # sure_points' and entry_points' scratch
-        np.empty(16, np.int64),
-        np.empty(6, np.uint64),
         np.empty(MAXMOVES, np.int64),  # gen_moves' scratch
         np.empty((8, 2), np.int64),  # two_tricks' scratch
         np.empty(8, np.int64),
@@ -1919,7 +1718,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
     trump_lane = P[6]
 
     (mv, nm, mi, isor, bd, bm, u_tlen, u_leader, u_pts, u_dtr, u_win, u_tval, tm, key, own, rel, skip, todo,
-     birdc_a, tag_a, best, n_at, sp_disc, sp_vals, sp_h2, scratch, mv2, nm2, mi2, best2, rel2, trick2,
+     birdc_a, tag_a, best, n_at, scratch, mv2, nm2, mi2, best2, rel2, trick2,
      history, hbonus, hist) = space
     class_bits, classes_ok, cls_pts, bird_classes, thr, nthr = classes
     worth_bits = class_bits[0] | class_bits[1] | class_bits[2]  # the cards worth points, and the birds
@@ -2101,36 +1900,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                             stats[5] += 1
                         state = _RETURN
                         continue
-                # the table had nothing: the side on lead can cash its top
-                # cards (after the table: a hit saves computing it)
-                sp, srel = sure_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask, tp,
-                                       sp_disc, sp_vals)
-                if side[leader] == 1:
-                    if sp >= need:
-                        rv = pts + sp
-                        rr = srel
-                        if stats.shape[0] > 4:
-                            stats[3] += 1
-                        state = _RETURN
-                        continue
-                elif ub - sp < need:
-                    rv = pts + ub - sp
-                    rr = srel
-                    if stats.shape[0] > 4:
-                        stats[3] += 1
-                    state = _RETURN
-                    continue
-                # a costlier quick bound still, leading to a partner's winner
+                # the table had nothing: search it. No bound here for the side
+                # on lead cashing its top cards: such a cut's bound lies just
+                # past the target and depends on more cards than the search's,
+                # so later probes seldom reuse it; without one every preset
+                # took fewer nodes (benchmarks/RESULTS.md)
                 linfo = lead_lanes(hands, leader, n, side, trump_lane)
-                ep, erel = entry_points(hands, leader, n, side, values, trump_lane, any_time, bird_mask,
-                                        tp, sp_disc, sp_vals, sp_h2, linfo)
-                if (ep >= need) if side[leader] == 1 else (ub - ep < need):
-                    rv = pts + (ep if side[leader] == 1 else ub - ep)
-                    rr = erel
-                    if stats.shape[0] > 4:
-                        stats[3] += 1
-                    state = _RETURN
-                    continue
                 if stop[0] != 0:
                     # Ctrl-C: put back the cards played and give up
                     for q in range(p - 1, -1, -1):
