@@ -1982,7 +1982,10 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 start = tlen0 + p - tlen
                 led = hist[start]
                 if _forced(h_s, led, any_time, bird_mask):
-                    # one card to play: no ordering to work out
+                    # one card to play: no ordering to work out (the legal
+                    # mask is worked out again here and below, not kept from
+                    # the test before the bounds: kept live across them it
+                    # cost more, cachegrind 1.007 of this, benchmarks/RESULTS.md)
                     c = lowest_bit(legal_mask(h_s, led, any_time, bird_mask))
                     mv[p, 0] = c
                     nm[p] = 1
