@@ -51,7 +51,7 @@ def mirrored_solve_exact(log):
     """``kernel.solve_exact``'s loop in Python, logging each probe as
     (threshold, bound, nodes); appends (value, probes) to ``log``."""
     def solve_exact(hands, leader, trick, tlen0, dtr0, P, side, values, bird_mask, unit,
-                    tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, stop):
+                    tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, tt_hint, gen, ways, stats, stop):
         n = P[0]
         if not hands.any():  # the first call that loads the kernel (api._first_call_here): no search
             return 0
@@ -67,7 +67,7 @@ def mirrored_solve_exact(log):
             mid = lo + ((steps + 1) // 2) * unit
             before = int(stats[0])
             bound = kernel.probe(hands, leader, trick, tlen0, dtr0, mid, P, side, values, bird_mask,
-                                 tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, gen, ways, stats, space,
+                                 tt_tag, tt_work, tt_rec, tt_two, tt_ps, tt_psk, tt_hint, gen, ways, stats, space,
                                  classes, stop)
             if stop[0] != 0:
                 return -1

@@ -872,7 +872,8 @@ def default_threads() -> int:
 def table_bytes(bits: int) -> int:
     """Bytes one solver table of 2**bits entries takes, its fixed caches included."""
     return (1 << bits) * kernel.entry_bytes() + ((1 << kernel.TWO_BITS) * kernel.TWO_W
-                                                 + (1 << kernel.PS_BITS) * (kernel.PS_W + 1)) * 8
+                                                 + (1 << kernel.PS_BITS) * (kernel.PS_W + 1)
+                                                 + (1 << kernel.HINT_BITS)) * 8
 
 
 def _memory_available() -> int | None:

@@ -60,8 +60,9 @@ def _whole_number(text: str) -> int | str:
 
 
 # Transposition table size: 2**TT_BITS entries of 116 bytes each; the
-# default 21 bits is about 243 MB a table, 251 MB with its two fixed caches
-# (1 MB two-trick, 6.3 MB payoff-similar; the budget: 256 MB);
+# default 21 bits is about 243 MB a table, 253 MB with its three fixed caches
+# (1 MB two-trick, 6.3 MB payoff-similar, 2 MB move hints; the issue's
+# budget: 256 MB);
 # override with ROOK_ANALYZE_TT_BITS (checked where a table is made:
 # api.table_bits).
 TT_BITS = _whole_number(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))

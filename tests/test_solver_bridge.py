@@ -90,7 +90,7 @@ def test_bridge_endings_equal_dds():
 # it at ten minutes once the suite grew), and
 # ROOK_BRIDGE_DEALS=200 runs the whole sequence, ROOK_BRIDGE_DEALS=k its
 # first k. solve_batch spreads them over the cores, with a table of 2^22
-# entries a thread (494 MB with its two caches: the default 2^21 keeps to the 256 MB budget,
+# entries a thread (496 MB with its three caches: the default 2^21 keeps to the 256 MB budget,
 # and the hardest deals take a third longer with it).
 FULL_DEALS = int(os.environ.get("ROOK_BRIDGE_DEALS", "60"))
 FULL_SEED = 13

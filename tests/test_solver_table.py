@@ -239,6 +239,48 @@ def test_table_size_from_the_environment_is_checked(monkeypatch):
     assert api.table_bits(None) == 8
 
 
+def test_move_hint_finds_the_card_in_the_same_place():
+    # a hint keeps a card by color and rank among the live cards: in a
+    # position whose lower cards differ it names the card in the same place
+    rng = random.Random(7)
+    for _ in range(200):
+        live = 0
+        for lane in range(4):
+            for rank in rng.sample(range(16), rng.randint(0, 16)):
+                live |= 1 << (16 * lane + rank)
+        live = np.uint64(live)
+        for c in range(64):
+            if not (int(live) >> c) & 1:
+                continue
+            code = kernel.move_code(c, live)
+            assert kernel.code_card(code, live) == c
+            lane_live = (int(live) >> (16 * (c >> 4))) & 0xFFFF
+            below = bin(lane_live & ((1 << (c & 15)) - 1)).count("1")
+            assert code == 1 + 16 * (c >> 4) + below
+    # a color with fewer live cards than the code's rank: no card
+    live = np.uint64(0b111 << 16)
+    assert kernel.code_card(1 + 16 + 3, live) == kernel.NO_MOVE
+    assert kernel.code_card(1 + 16 + 2, live) == 16 + 2
+
+
+def test_move_hint_answers_only_its_own_hash():
+    tt_hint = kernel.tt_new(4)[6]
+    live = np.uint64((0b1011 << 16) | 0b110)
+    h = np.uint64(0x123456789ABCDEF0)
+    assert kernel.hint_get(tt_hint, h, live) == kernel.NO_MOVE  # empty
+    kernel.hint_put(tt_hint, h, 16 + 3, live)
+    assert kernel.hint_get(tt_hint, h, live) == 16 + 3
+    # hints match positions with as many live cards of each color (the hand
+    # lengths are in the hash): where the lower cards are others, the same
+    # card; where the card itself is gone, the one now in its place
+    assert kernel.hint_get(tt_hint, h, np.uint64((0b1101 << 16) | 0b110)) == 16 + 3
+    assert kernel.hint_get(tt_hint, h, np.uint64((0b11001 << 16) | 0b110)) == 16 + 4
+    # a hash that shares the slot but not its check bits
+    other = h ^ np.uint64(1 << 20)
+    assert other >> np.uint64(64 - kernel.HINT_BITS) == h >> np.uint64(64 - kernel.HINT_BITS)
+    assert kernel.hint_get(tt_hint, other, live) == kernel.NO_MOVE
+
+
 def test_counters_stay_inside_the_stats_array():
     """``stats`` may be any length: the search writes a counter only where
     the array reaches it (a length of 5 once took the payoff-similar count
