@@ -248,7 +248,7 @@ def test_a_dropped_solver_that_the_collector_frees_inside_the_table_pool_does_no
 def test_tables_made_at_once_are_held_to_the_memory_available_together(monkeypatch):
     # solve_batch's threads take their tables at the same moment, and the
     # memory available shows a table only once its pages are written: each
-    # thread saw the memory as if it made the only one (8 tables of 251 MB
+    # thread saw the memory as if it made the only one (8 tables of 253 MB
     # were made where 1 GB was available). A refused table ends the call at
     # once: the other threads do not solve every deal first
     bits = 16
