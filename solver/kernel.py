@@ -1506,6 +1506,15 @@ def top_ranks(livec, k):
 
 
 @njit(**JIT)
+def live_place(c, live):
+    """Live card ``c``'s place among the ``live`` cards: 16 x its color plus
+    how many live cards of its color rank below it (its bit in
+    ``_compress_lanes(_bit(c), live)``, by one popcount)."""
+    below = live & (LANE << np.uint64(16 * (c >> 4))) & ((U1 << np.uint64(c)) - U1)
+    return 16 * (c >> 4) + popcount(below)
+
+
+@njit(**JIT)
 def bird_ranks(bird_mask, live):
     """The live birds as compressed ranks: ``_compress_lanes(bird_mask &
     live, live)`` by a popcount a bird (there are one or two)."""
@@ -1514,9 +1523,7 @@ def bird_ranks(bird_mask, live):
     while m:
         b = lowest_bit(m)
         m &= m - U1
-        lane = b >> 4
-        below = live & (LANE << np.uint64(16 * lane)) & ((U1 << np.uint64(b)) - U1)
-        out |= U1 << np.uint64(16 * lane + popcount(below))
+        out |= U1 << np.uint64(live_place(b, live))
     return out
 
 
@@ -1546,8 +1553,7 @@ def move_code(c, live):
     """Card ``c`` by its color and its rank among the ``live`` cards of that
     color (1 and up), so a like position with other low cards finds the
     card that stands in its place (``code_card``)."""
-    lb = (live >> np.uint64(16 * (c >> 4))) & LANE
-    return 1 + 16 * (c >> 4) + popcount(lb & ((U1 << np.uint64(c & 15)) - U1))
+    return 1 + live_place(c, live)
 
 
 @njit(inline='always', **JIT)
