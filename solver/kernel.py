@@ -38,9 +38,11 @@ table misses looks there before it is searched, where a live card is
 worth points or is a bird (bridge positions skip it; benchmarks/RESULTS.md,
 tenth session, has what it saves).
 
-Move hints. Where the table holds no move for a position, the first lead
-tried is the one that last cut at a position like it, and inside a trick the
-card that last cut after the same cards in a trick begun like it: a small
+Move hints. Where the table holds no move for a position, the first two
+leads tried are the last two that cut at a position like it (where it
+holds one, that move goes first and the latest other hint second), and
+inside a trick the two
+cards that last cut after the same cards in a trick begun like it: a small
 cache (``hint_get``) keyed by the trick start's structure (hand lengths,
 worth, birds, the owner of each color's top card: the payoff-similar
 cache's first level). A card is kept by its color and rank among the live
@@ -90,7 +92,7 @@ PS_BITS = 16
 PS_W = 11
 PS_LEVELS = (1, 2, 3, 4, 5, 16)  # the top k live cards of each color pinned (16: every live card)
 # the move-hint cache (``hint_get``): 2**HINT_BITS words, each 48 bits of a
-# hash and a card, the one that last cut at a position like this: the same
+# hash and two cards, the last two that cut at a position like this: the same
 # structure as the payoff-similar cache's first level (hand lengths, worth,
 # birds, tag, the owner of each color's top card) and the same cards of the
 # trick so far. It only orders moves, so a stale or colliding word costs
@@ -332,10 +334,10 @@ def lead_lanes(hands, seat, n, side, trump_lane):
 
 @njit(inline='always', **JIT)
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
-              partner_winning, trump_lane, hint, history, lead_info, trick_points):
+              partner_winning, trump_lane, hint, history, lead_info, trick_points, hint2):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
     equivalent cards, best-first (``scores`` is scratch). Returns their number
-    and their mask.
+    and their mask. ``hint`` goes first and ``hint2`` second (NO_MOVE: none).
     ``partner_winning``: a partner's card wins the trick and no seat of the
     other side still to play can beat it; ``trick_points``: the points of the
     trick's cards so far."""
@@ -374,6 +376,8 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
                 s -= 2000 * 4096
         if c == hint:
             s = 1 << 50
+        elif c == hint2:
+            s = 1 << 49
         # insertion sort, descending
         j = k
         while j > 0 and scores[j - 1] < s:
@@ -1582,19 +1586,30 @@ def hint_hash(similar, trick):
 
 @njit(inline='always', **JIT)
 def hint_get(tt_hint, h, live):
-    """The card that last cut at a position of hash ``h`` (as the live card
-    of this position that stands in its place), or NO_MOVE."""
+    """The two cards that last cut at a position of hash ``h``, the latest
+    first (each as the live card of this position that stands in its
+    place), or NO_MOVE."""
     w = tt_hint[np.int64(h >> np.uint64(64 - HINT_BITS))]
-    code = np.int64(w & np.uint64(0xFFFF))
-    if code == 0 or (w ^ h) & ~np.uint64(0xFFFF):
-        return NO_MOVE
-    return code_card(code, live)
+    if (w ^ h) & ~np.uint64(0xFFFF):
+        return NO_MOVE, NO_MOVE
+    c1 = np.int64(w & np.uint64(0xFF))
+    c2 = np.int64((w >> np.uint64(8)) & np.uint64(0xFF))
+    return code_card(c1, live) if c1 != 0 else NO_MOVE, code_card(c2, live) if c2 != 0 else NO_MOVE
 
 
 @njit(inline='always', **JIT)
 def hint_put(tt_hint, h, c, live):
-    """Keep card ``c`` as the one that cut at a position of hash ``h``."""
-    tt_hint[np.int64(h >> np.uint64(64 - HINT_BITS))] = (h & ~np.uint64(0xFFFF)) | np.uint64(move_code(c, live))
+    """Keep card ``c`` as the one that cut at a position of hash ``h``; the
+    card kept before it, if another, becomes the second (a word: 48 bits of
+    the hash, the second's code, the first's)."""
+    i = np.int64(h >> np.uint64(64 - HINT_BITS))
+    w = tt_hint[i]
+    code = np.uint64(move_code(c, live))
+    second = np.uint64(0)
+    if ((w ^ h) & ~np.uint64(0xFFFF)) == 0:
+        first = w & np.uint64(0xFF)
+        second = (w >> np.uint64(8)) & np.uint64(0xFF) if first == code else first
+    tt_hint[i] = (h & ~np.uint64(0xFFFF)) | (second << np.uint64(8)) | code
 
 
 @njit(inline='always', **JIT)
@@ -1862,6 +1877,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             rel[p] = 0
             skip[p] = 0
             hint = NO_MOVE
+            hint2 = NO_MOVE
             rr = np.uint64(0)
             linfo = 0
             if tlen == 0:
@@ -1987,10 +2003,15 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                             stats[5] += 1
                         state = _RETURN
                         continue
+                    # the leads that last cut at a position like this one:
+                    # first where the table gives no move (-17 % nodes on
+                    # hand's work; with the hints inside tricks -30 %), else
+                    # second (-1.8 %, cachegrind 0.990)
+                    first, second = hint_get(tt_hint, hint_hash(similar[p], np.uint64(0)), live_all)
                     if hint == NO_MOVE:
-                        # no entry for this position: the lead that last cut at one like it
-                        # (-17 % nodes on hand's work; with the hints inside tricks -30 %)
-                        hint = hint_get(tt_hint, hint_hash(similar[p], np.uint64(0)), live_all)
+                        hint, hint2 = first, second
+                    else:
+                        hint2 = first if first != hint else second
                 # the table had nothing: search it. No bound here for the side
                 # on lead cashing its top cards: such a cut's bound lies just
                 # past the target and depends on more cards than the search's,
@@ -2097,11 +2118,11 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                                     trump_lane, any_time, bird_mask)[1] >= 0
             if tlen > 0 and p >= tlen and similar[p - tlen] != 0:
                 # the card that last cut after the same cards, in a trick begun like this one
-                hint = hint_get(tt_hint, hint_hash(similar[p - tlen], tm[p]), live_all)
+                hint, hint2 = hint_get(tt_hint, hint_hash(similar[p - tlen], tm[p]), live_all)
             live = live_all | tm[p]
             nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                                        win_card, pw, trump_lane, hint, history[seat],
-                                       linfo if tlen == 0 else 0, trickval)
+                                       linfo if tlen == 0 else 0, trickval, hint2)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)

@@ -266,19 +266,64 @@ def test_move_hint_finds_the_card_in_the_same_place():
 def test_move_hint_answers_only_its_own_hash():
     tt_hint = kernel.tt_new(4)[6]
     live = np.uint64((0b1011 << 16) | 0b110)
+    none = (kernel.NO_MOVE, kernel.NO_MOVE)
     h = np.uint64(0x123456789ABCDEF0)
-    assert kernel.hint_get(tt_hint, h, live) == kernel.NO_MOVE  # empty
+    assert kernel.hint_get(tt_hint, h, live) == none  # empty
     kernel.hint_put(tt_hint, h, 16 + 3, live)
-    assert kernel.hint_get(tt_hint, h, live) == 16 + 3
+    assert kernel.hint_get(tt_hint, h, live) == (16 + 3, kernel.NO_MOVE)
     # hints match positions with as many live cards of each color (the hand
     # lengths are in the hash): where the lower cards are others, the same
     # card; where the card itself is gone, the one now in its place
-    assert kernel.hint_get(tt_hint, h, np.uint64((0b1101 << 16) | 0b110)) == 16 + 3
-    assert kernel.hint_get(tt_hint, h, np.uint64((0b11001 << 16) | 0b110)) == 16 + 4
+    assert kernel.hint_get(tt_hint, h, np.uint64((0b1101 << 16) | 0b110))[0] == 16 + 3
+    assert kernel.hint_get(tt_hint, h, np.uint64((0b11001 << 16) | 0b110))[0] == 16 + 4
     # a hash that shares the slot but not its check bits
     other = h ^ np.uint64(1 << 20)
     assert other >> np.uint64(64 - kernel.HINT_BITS) == h >> np.uint64(64 - kernel.HINT_BITS)
-    assert kernel.hint_get(tt_hint, other, live) == kernel.NO_MOVE
+    assert kernel.hint_get(tt_hint, other, live) == none
+
+
+def test_move_hint_keeps_the_last_two_cards():
+    tt_hint = kernel.tt_new(4)[6]
+    live = np.uint64((0b1011 << 16) | 0b110)
+    h = np.uint64(0x123456789ABCDEF0)
+    kernel.hint_put(tt_hint, h, 16 + 3, live)
+    kernel.hint_put(tt_hint, h, 2, live)
+    assert kernel.hint_get(tt_hint, h, live) == (2, 16 + 3)
+    # the same card again keeps the second
+    kernel.hint_put(tt_hint, h, 2, live)
+    assert kernel.hint_get(tt_hint, h, live) == (2, 16 + 3)
+    kernel.hint_put(tt_hint, h, 16 + 1, live)
+    assert kernel.hint_get(tt_hint, h, live) == (16 + 1, 2)
+    # another position in the slot starts afresh: no second from the old one
+    other = h ^ np.uint64(1 << 20)
+    kernel.hint_put(tt_hint, other, 16 + 0, live)
+    assert kernel.hint_get(tt_hint, other, live) == (16 + 0, kernel.NO_MOVE)
+    assert kernel.hint_get(tt_hint, h, live) == (kernel.NO_MOVE, kernel.NO_MOVE)
+
+
+def test_move_hints_order_the_leads_first_and_second():
+    # at a trick start the table's move (``hint``) goes first and the hint
+    # cache's card (``hint2``) second; the others keep their own order
+    values = np.zeros(64, np.int64)
+    hand = np.uint64(sum(1 << c for c in (2, 7, 11, 16 + 4, 16 + 9, 32 + 1, 32 + 13)))
+    live = hand | np.uint64(sum(1 << c for c in (3, 8, 16 + 5, 16 + 12, 32 + 2, 48 + 6)))
+    history = np.zeros(64, np.int64)
+
+    def order(hint, hint2):
+        out = np.zeros(kernel.MAXMOVES, np.int64)
+        scores = np.zeros(kernel.MAXMOVES, np.int64)
+        k, mask = kernel.gen_moves(out, scores, hand, live, -1, False, np.uint64(0), values, 0, 4, -1, False,
+                                   3, hint, history, 0, 0, hint2)
+        assert int(mask) == sum(1 << int(c) for c in out[:k])
+        return [int(c) for c in out[:k]]
+
+    plain = order(kernel.NO_MOVE, kernel.NO_MOVE)
+    assert len(plain) == 7  # no two of these cards are equivalent
+    first, second = plain[-1], plain[-2]
+    rest = [c for c in plain if c not in (first, second)]
+    assert order(first, second) == [first, second, *rest]
+    assert order(kernel.NO_MOVE, second) == [second, *[c for c in plain if c != second]]
+    assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
 def test_counters_stay_inside_the_stats_array():
