@@ -41,14 +41,13 @@ tenth session, has what it saves).
 Move hints. Where the table holds no move for a position, the first two
 leads tried are the last two that cut at a position like it (where it
 holds one, that move goes first and the latest other hint second), and
-inside a trick the two
-cards that last cut after the same cards in a trick begun like it: a small
-cache (``hint_get``) keyed by the trick start's structure (hand lengths,
-worth, birds, the owner of each color's top card: the payoff-similar
-cache's first level). A card is kept by its color and rank among the live
-cards, so a position whose low cards differ finds the card in the same
-place (``move_code``). Hints only order the moves: the value never depends
-on them.
+inside a trick the two cards that last cut after the same cards in a
+trick begun like it: a small cache (``hint_get``) keyed by the trick
+start's structure (hand lengths, worth, birds, the owner of each color's
+top card: the payoff-similar cache's first level). A card is kept by its
+color and rank among the live cards, so a position whose low cards differ
+finds the card in the same place (``move_code``). Hints only order the
+moves: the value never depends on them.
 
 Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
 any time), 2 trick_points, 3 points added to the last trick (last-trick bonus
