@@ -102,11 +102,11 @@ def _object_code(lib) -> bytes | None:
     return data[2][0] if isinstance(data[2], tuple) else data[2]
 
 
-def _defined_functions(nm: str, path) -> list[tuple[str, int]]:
-    """(symbol, offset) of every function an object file defines."""
-    listing = subprocess.run([nm, "--defined-only", str(path)], capture_output=True, text=True).stdout
-    return [(parts[2], int(parts[0], 16)) for parts in map(str.split, listing.splitlines())
-            if len(parts) == 3 and parts[1] in "Tt"]
+def _defined_functions(nm: str, path) -> list[tuple[str, int, int]]:
+    """(symbol, offset, size) of every function an object file defines."""
+    listing = subprocess.run([nm, "--defined-only", "-S", str(path)], capture_output=True, text=True).stdout
+    return [(parts[3], int(parts[0], 16), int(parts[1], 16)) for parts in map(str.split, listing.splitlines())
+            if len(parts) == 4 and parts[2] in "Tt"]
 
 
 def _symbols() -> dict[int, str]:
@@ -124,7 +124,7 @@ def _symbols() -> dict[int, str]:
             f.write(code)
             f.flush()
             functions = _defined_functions(nm, f.name)
-        for sym, _ in functions:
+        for sym, _, _ in functions:
             addr = lib.get_pointer_to_function(sym)
             if addr:
                 out[addr] = sym
@@ -148,10 +148,10 @@ def _write_objects(folder: Path) -> int:
             continue
         obj = folder / f"{name}-{len(seen)}.o"
         obj.write_bytes(code)
-        for sym, value in _defined_functions(nm, obj):
+        for sym, value, size in _defined_functions(nm, obj):
             addr = lib.get_pointer_to_function(sym)
             if addr:
-                manifest.append({"obj": obj.name, "sym": sym, "value": value, "addr": addr})
+                manifest.append({"obj": obj.name, "sym": sym, "value": value, "size": size, "addr": addr})
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return len(seen)
 
@@ -168,6 +168,12 @@ def _short(symbol: str) -> str:
 def _annotate(folder: Path, data: Path, top: int) -> None:
     """perf's samples in the kernels by function and by source line."""
     manifest = sorted(json.loads((folder / "manifest.json").read_text()), key=lambda m: m["addr"])
+    sizes = {}  # (object, symbol) -> size, for manifests written before sizes were kept
+    nm = shutil.which("nm") or "nm"
+    for obj in {m["obj"] for m in manifest if "size" not in m}:
+        sizes.update({(obj, sym): size for sym, _, size in _defined_functions(nm, folder / obj)})
+    for m in manifest:
+        m.setdefault("size", sizes.get((m["obj"], m["sym"]), 0))
     starts = [m["addr"] for m in manifest]
     ips = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -176,8 +182,10 @@ def _annotate(folder: Path, data: Path, top: int) -> None:
     for text in ips:
         ip = int(text, 16)
         i = bisect.bisect_right(starts, ip) - 1
-        if i < 0 or ip - starts[i] > 1 << 20:
-            continue  # not the kernels' code (Python, numba's compiler)
+        # past a function's end is not the kernels' code (libc's malloc during
+        # the compile lands there): count only what a function's extent covers
+        if i < 0 or ip - starts[i] >= manifest[i]["size"]:
+            continue
         m = manifest[i]
         offsets[m["obj"]][ip - m["addr"] + m["value"]] += 1
         by_function[_short(m["sym"])] += 1
