@@ -49,6 +49,14 @@ color and rank among the live cards, so a position whose low cards differ
 finds the card in the same place (``move_code``). Hints only order the
 moves: the value never depends on them.
 
+Lazy move lists. Where a ply's first move is known (the table's move or a
+hint, and a card the list would hold: ``gen_class_head``), it is played
+before the other moves are listed, and they are listed (``gen_rest``:
+scored and sorted, the first move at the head) only if it does not cut.
+Most first moves cut, and listing the moves took about 7 % of the
+search's time in a profile by source line (benchmarks/RESULTS.md,
+forty-sixth session).
+
 Parameters ``P`` (int64 array): 0 seats, 1 any_time (Rook may be played at
 any time), 2 trick_points, 3 points added to the last trick (last-trick bonus
 plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
@@ -388,6 +396,54 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
         mask |= _bit(c)
         k += 1
     return k, mask
+
+
+@njit(inline='always', **JIT)
+def gen_class_head(c, h, live, led, any_time, bird_mask, values):
+    """Is ``c`` a legal card of hand ``h`` that ``gen_moves`` would list (the
+    top of its class of equivalent cards)?"""
+    legal = legal_mask(h, led, any_time, bird_mask)
+    if c < 0 or not (legal >> np.uint64(c)) & U1:
+        return False
+    if c < 63:
+        above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
+        if above:
+            nxt = lowest_bit(above)
+            if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
+                    and not bird_apart(c, nxt, any_time, bird_mask):
+                return False
+    return True
+
+
+@njit(inline='always', **JIT)
+def partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, any_time, bird_mask):
+    """``gen_moves``' partner_winning: a partner's card wins the trick and
+    no seat of the other side still to play can beat it."""
+    if tlen == 0:
+        return False
+    wseat = _seat_after(leader, winpos, n)
+    pw = side[wseat] == side[seat]
+    if pw and tlen < n - 1:
+        # a partner's card that a seat of the other side still to play can
+        # beat is no winner to play low to: order as if the other side won
+        # (-11 % nodes on hand's work)
+        pw = sure_taker(hands, leader, n, side, wseat, win_card, led, win_card, wseat, tlen + 1,
+                        trump_lane, any_time, bird_mask)[1] >= 0
+    return pw
+
+
+@njit(**JIT_CALLED)
+def gen_rest(out, scratch, hands, leader, n, side, seat, tlen, led, win_card, winpos, live, any_time, bird_mask,
+             values, trump_lane, first, history, trick_points, hint2):
+    """``gen_moves`` for a ply whose first move ``first`` was searched
+    before its other moves were listed (the probe's lazy plies). Called,
+    not inlined: a second copy of the move generator in the probe cost
+    more in instruction-cache misses than the call."""
+    pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, any_time,
+                         bird_mask)
+    linfo = lead_lanes(hands, leader, n, side, trump_lane) if tlen == 0 else 0
+    return gen_moves(out, scratch, hands[seat], live, led, any_time, bird_mask, values, tlen, n, win_card, pw,
+                     trump_lane, first, history, linfo, trick_points, hint2)
 
 
 @njit(inline='always', **JIT)
@@ -1778,6 +1834,7 @@ def probe_space(hands, n, tlen0, values, bird_mask):
         hbonus,
         np.empty(tlen0 + maxp, np.int64),  # hist: every card played, the root's trick first
         np.zeros(maxp, np.uint64),  # similar: a trick start's ps_hash at level 1 (0: none), for move hints
+        np.zeros(maxp, np.int64),  # lazy: the second hint of a ply whose other moves wait (-2: none wait)
     )
     class_bits, classes_ok = value_classes(values, bird_mask)
     cls_pts, bird_classes = class_points(class_bits, values, bird_mask)
@@ -1817,7 +1874,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
 
     (mv, nm, mi, isor, bd, bm, u_tlen, u_leader, u_pts, u_dtr, u_win, u_tval, tm, key, own, rel, skip, todo,
      birdc_a, tag_a, best, n_at, scratch, mv2, nm2, mi2, best2, rel2, trick2,
-     history, hbonus, hist, similar) = space
+     history, hbonus, hist, similar, lazy) = space
     class_bits, classes_ok, cls_pts, bird_classes, thr, nthr = classes
     worth_bits = class_bits[0] | class_bits[1] | class_bits[2]  # the cards worth points, and the birds
     # as if the arrays were new: what the probe reads before it writes
@@ -1875,6 +1932,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             bm[p] = NO_MOVE
             rel[p] = 0
             skip[p] = 0
+            lazy[p] = -2
             hint = NO_MOVE
             hint2 = NO_MOVE
             rr = np.uint64(0)
@@ -2016,7 +2074,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # past the target and depends on more cards than the search's,
                 # so later probes seldom reuse it; without one every preset
                 # took fewer nodes (benchmarks/RESULTS.md)
-                linfo = lead_lanes(hands, leader, n, side, trump_lane)
                 if stop[0] != 0:
                     # Ctrl-C: put back the cards played and give up
                     for q in range(p - 1, -1, -1):
@@ -2088,7 +2145,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             if tlen == 0:
                 led = -1
                 win_card = -1
-                pw = False
             else:
                 start = tlen0 + p - tlen
                 led = hist[start]
@@ -2107,21 +2163,23 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     state = _NEXT
                     continue
                 win_card = hist[start + winpos]
-                wseat = _seat_after(leader, winpos, n)
-                pw = side[wseat] == side[seat]
-                if pw and tlen < n - 1:
-                    # a partner's card that a seat of the other side still to
-                    # play can beat is no winner to play low to: order as if
-                    # the other side won (-11 % nodes on hand's work)
-                    pw = sure_taker(hands, leader, n, side, wseat, win_card, led, win_card, wseat, tlen + 1,
-                                    trump_lane, any_time, bird_mask)[1] >= 0
             if tlen > 0 and p >= tlen and similar[p - tlen] != 0:
                 # the card that last cut after the same cards, in a trick begun like this one
                 hint, hint2 = hint_get(tt_hint, hint_hash(similar[p - tlen], tm[p]), live_all)
             live = live_all | tm[p]
-            nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
-                                       win_card, pw, trump_lane, hint, history[seat],
-                                       linfo if tlen == 0 else 0, trickval, hint2)
+            if gen_class_head(hint, h_s, live, led, any_time, bird_mask, values):
+                # the first move is known: the others are listed only if it
+                # does not cut (most first moves do), in _RETURN below
+                mv[p, 0] = hint
+                nm[p] = 1
+                todo[p] = _bit(hint)
+                lazy[p] = hint2
+            else:
+                pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane,
+                                     any_time, bird_mask)
+                linfo = lead_lanes(hands, leader, n, side, trump_lane) if tlen == 0 else 0
+                nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
+                                           win_card, pw, trump_lane, hint, history[seat], linfo, trickval, hint2)
             mi[p] = 0
             isor[p] = side[seat] == 1
             best[p] = -1 if isor[p] else (1 << 40)
@@ -2227,6 +2285,17 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     hint_put(tt_hint, hint_hash(similar[p - tlen], tm[p]), c, live_all)
                 state = _RETURN
             else:
+                if lazy[p] != -2:
+                    # the first move did not cut: list them all (it heads the
+                    # list, as the hint it was) and go on from the second
+                    led = hist[tlen0 + p - tlen] if tlen > 0 else -1
+                    win_card = hist[tlen0 + p - tlen + winpos] if tlen > 0 else -1
+                    nm[p], todo[p] = gen_rest(mv[p], scratch, hands, leader, n, side, seat, tlen, led, win_card,
+                                              winpos, live_all | tm[p], any_time, bird_mask, values, trump_lane,
+                                              c, history[seat], trickval, lazy[p])
+                    todo[p] &= ~_bit(c)
+                    mi[p] = 1
+                    lazy[p] = -2
                 rel[p] |= rr
                 # the moves still to search in c's color
                 pend = todo[p] & lane_mask(c) & ~skip[p]

@@ -326,6 +326,40 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
+@pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
+def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
+    # the probe plays a hint before listing the other moves only where
+    # ``gen_class_head`` says the list would hold it: else a card that
+    # another stands for, or an illegal one, would be searched too
+    rng = random.Random(41)
+    rules = Rules.from_spec(spec)
+    history = np.zeros(64, np.int64)
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    checked = heads = 0
+    for seed in range(12):
+        pos = api._position(random_deal(rules, seed), "B", 0, None, "W", ())
+        values, bird_mask = pos.enc.values, pos.enc.bird_mask
+        live = np.uint64(0)
+        for h in pos.hands:
+            live |= h
+        cards = [c for c in range(64) if (int(live) >> c) & 1]
+        for any_time in (0, 1):
+            for _ in range(20):
+                hand = np.uint64(sum(1 << c for c in rng.sample(cards, rng.randint(1, 9))))
+                led = rng.choice([-1] + [c for c in cards if not (int(hand) >> c) & 1])
+                k, _ = kernel.gen_moves(out, scores, hand, live, led, any_time, bird_mask, values,
+                                        0 if led < 0 else 1, 4, led, False, 0, kernel.NO_MOVE, history, 0, 0,
+                                        kernel.NO_MOVE)
+                listed = {int(c) for c in out[:k]}
+                for c in [kernel.NO_MOVE] + cards:
+                    head = kernel.gen_class_head(c, hand, live, led, any_time, bird_mask, values)
+                    assert head == (c in listed), (spec, seed, hex(hand), led, any_time, c)
+                    heads += head
+                    checked += 1
+    assert heads > 0 and checked > heads
+
+
 def test_counters_stay_inside_the_stats_array():
     """``stats`` may be any length: the search writes a counter only where
     the array reaches it (a length of 5 once took the payoff-similar count
