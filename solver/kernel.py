@@ -340,6 +340,21 @@ def lead_lanes(hands, seat, n, side, trump_lane):
 
 
 @njit(inline='always', **JIT)
+def _stood_for(c, legal, live, any_time, bird_mask, values):
+    """Does the next live card above legal card ``c`` stand for it in a move
+    list? It does when it is equivalent: same hand (also ``legal``), same
+    points, and under any_time both birds or neither (``bird_apart``)."""
+    if c >= 63:
+        return False
+    above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
+    if above == 0:
+        return False
+    nxt = lowest_bit(above)
+    return (legal >> np.uint64(nxt)) & U1 != 0 and values[nxt] == values[c] \
+        and not bird_apart(c, nxt, any_time, bird_mask)
+
+
+@njit(inline='always', **JIT)
 def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, win_card,
               partner_winning, trump_lane, hint, history, lead_info, trick_points, hint2):
     """Write the legal moves of hand ``h`` into ``out``, one card per class of
@@ -355,16 +370,8 @@ def gen_moves(out, scores, h, live, led, any_time, bird_mask, values, tlen, n, w
     while m:
         c = highest_bit(m)
         m &= ~_bit(c)
-        # equivalent to the next live card above it: same hand, same points,
-        # also legal, and under any_time both birds or neither
-        # (``bird_apart``) -> that one represents both
-        if c < 63:
-            above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
-            if above:
-                nxt = lowest_bit(above)
-                if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
-                        and not bird_apart(c, nxt, any_time, bird_mask):
-                    continue
+        if _stood_for(c, legal, live, any_time, bird_mask, values):
+            continue
         hb = history[c] if history[c] < 4095 else 4095  # the history breaks ties within a score
         s = _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info,
                         bird_mask) * 4096 + hb
@@ -405,14 +412,7 @@ def gen_class_head(c, h, live, led, any_time, bird_mask, values):
     legal = legal_mask(h, led, any_time, bird_mask)
     if c < 0 or not (legal >> np.uint64(c)) & U1:
         return False
-    if c < 63:
-        above = live & lane_mask(c) & (ALL << np.uint64(c + 1))
-        if above:
-            nxt = lowest_bit(above)
-            if (legal >> np.uint64(nxt)) & U1 and values[nxt] == values[c] \
-                    and not bird_apart(c, nxt, any_time, bird_mask):
-                return False
-    return True
+    return not _stood_for(c, legal, live, any_time, bird_mask, values)
 
 
 @njit(inline='always', **JIT)
