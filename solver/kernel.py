@@ -1936,7 +1936,6 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
             hint = NO_MOVE
             hint2 = NO_MOVE
             rr = np.uint64(0)
-            linfo = 0
             if tlen == 0:
                 similar[p] = 0
                 need = target - pts
