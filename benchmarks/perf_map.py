@@ -148,10 +148,10 @@ def _write_objects(folder: Path) -> int:
             continue
         obj = folder / f"{name}-{len(seen)}.o"
         obj.write_bytes(code)
-        for sym, value, size in _defined_functions(nm, obj):
+        for sym, value, _ in _defined_functions(nm, obj):
             addr = lib.get_pointer_to_function(sym)
             if addr:
-                manifest.append({"obj": obj.name, "sym": sym, "value": value, "size": size, "addr": addr})
+                manifest.append({"obj": obj.name, "sym": sym, "value": value, "addr": addr})
     (folder / "manifest.json").write_text(json.dumps(manifest))
     return len(seen)
 
@@ -168,12 +168,12 @@ def _short(symbol: str) -> str:
 def _annotate(folder: Path, data: Path, top: int) -> None:
     """perf's samples in the kernels by function and by source line."""
     manifest = sorted(json.loads((folder / "manifest.json").read_text()), key=lambda m: m["addr"])
-    sizes = {}  # (object, symbol) -> size, for manifests written before sizes were kept
+    # each function's extent, from the object files the manifest names
     nm = shutil.which("nm") or "nm"
-    for obj in {m["obj"] for m in manifest if "size" not in m}:
+    sizes = {}
+    for obj in {m["obj"] for m in manifest}:
         sizes.update({(obj, sym): size for sym, _, size in _defined_functions(nm, folder / obj)})
-    for m in manifest:
-        m.setdefault("size", sizes.get((m["obj"], m["sym"]), 0))
+    ends = [m["addr"] + sizes.get((m["obj"], m["sym"]), 0) for m in manifest]
     starts = [m["addr"] for m in manifest]
     ips = subprocess.run(["perf", "script", "-i", str(data), "-F", "ip"], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -184,7 +184,7 @@ def _annotate(folder: Path, data: Path, top: int) -> None:
         i = bisect.bisect_right(starts, ip) - 1
         # past a function's end is not the kernels' code (libc's malloc during
         # the compile lands there): count only what a function's extent covers
-        if i < 0 or ip - starts[i] >= manifest[i]["size"]:
+        if i < 0 or ip >= ends[i]:
             continue
         m = manifest[i]
         offsets[m["obj"]][ip - m["addr"] + m["value"]] += 1
