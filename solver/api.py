@@ -905,12 +905,12 @@ def _check_memory_for_table(bits: int, making: int = 0) -> None:
 
 class _TablePool:
     """Tables kept between ``solve_batch`` calls (and ``Solver``s' lives).
-    Making one zeroes it all (243 MB at the default size, 0.15-0.2 s), which
-    `nest` paid every racing round on every thread and `simulate` every
-    chunk. A table is reused under a new generation, and entries of older
-    generations are empty to every lookup, so values never depend on what a
-    table held before. Holds at most ``default_threads()`` tables, all of
-    one size."""
+    Making one has the system zero every page of it (253 MB at the default
+    size, 40-70 ms; ``tt_new``), which `nest` paid every racing round on
+    every thread and `simulate` every chunk. A table is reused under a new
+    generation, and entries of older generations are empty to every lookup,
+    so values never depend on what a table held before. Holds at most
+    ``default_threads()`` tables, all of one size."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -924,7 +924,7 @@ class _TablePool:
                 return self._free.pop()
             # checked and counted together: threads that make tables at once
             # each see the others' (the memory available shows a table only
-            # once its pages are written)
+            # once ``tt_new`` has written its pages)
             _check_memory_for_table(bits, self._making)
             need = table_bytes(bits)
             self._making += need

@@ -17,7 +17,10 @@ never met such a position.
 from __future__ import annotations
 
 import dataclasses
+import os
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -427,3 +430,25 @@ def test_a_sibling_skipped_keeps_the_cards_it_stands_for():
     stores, matches, faults = stored_bound_faults(deal, "R", 1, 0, (), random.Random(1), shuffles=40)
     assert not faults, faults
     assert stores > 100 and matches > 1000
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="resident memory read from Linux's /proc")
+def test_a_new_table_is_resident_before_its_first_solve():
+    """``tt_new`` writes every page of the table it makes, so the system's
+    zeroing of fresh pages is paid there, not inside the first solves'
+    timings (``ms``, ``bench``'s first rows). Measured in a fresh process,
+    whose first large allocations come straight from the system."""
+    script = (
+        "import os\n"
+        "from rook_analyze.solver import api, kernel\n"
+        "page = os.sysconf('SC_PAGE_SIZE')\n"
+        "def rss():\n"
+        "    with open('/proc/self/statm') as f:\n"
+        "        return int(f.read().split()[1]) * page\n"
+        "before = rss()\n"
+        "table = kernel.tt_new(18)\n"
+        "print(rss() - before, api.table_bytes(18))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    grown, size = (int(x) for x in out.split())
+    assert grown >= 0.9 * size, (grown, size)
