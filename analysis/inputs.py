@@ -170,7 +170,8 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
             folder = Path(path).parent
             try:
                 if not folder.is_dir():
-                    raise error(f"{kind} {str(path)!r}: no folder {str(folder)!r}")
+                    what = "is a file, not a folder" if folder.exists() else "does not exist"
+                    raise error(f"{kind} {str(path)!r}: the folder {str(folder)!r} {what}")
                 if Path(path).is_dir():
                     raise error(f"{kind} {str(path)!r} is a folder")
             except OSError as e:  # a name the system refuses to look up (too long): it would refuse the write

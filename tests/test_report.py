@@ -509,7 +509,7 @@ def test_cli_bad_input(tmp_path, dataset):
     assert r.exit_code == 2 and "--plot" in r.stderr and r.stdout == ""
     # a plot that could not be saved is found before the report is printed
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "no" / "x.png"))
-    assert r.exit_code == 2 and "no folder" in r.stderr and r.stdout == ""
+    assert r.exit_code == 2 and "folder" in r.stderr and "does not exist" in r.stderr and r.stdout == ""
     (tmp_path / "taken.png").mkdir()
     r = run_cli("report", str(dataset), "--plot", str(tmp_path / "taken.png"))
     assert r.exit_code == 2 and "is a directory" in r.stderr and r.stdout == ""
