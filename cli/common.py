@@ -643,13 +643,15 @@ _EXTRA_KERNEL_TEXT = {"card_values": "card values for --cards", "line": "line of
 
 def slow_hands_notice(rules: Rules, solves: int, advice: str = "try a few samples first") -> None:
     """Warn on standard error, before a long wait, when the hands are long
-    enough (12 cards or more, with counters: ``full``) that one solve takes
-    minutes at the solver's present speed at four seats, and up to about
-    a minute at two or three (3 seats of 16 cards up to 15 s, 2 seats of
-    18 cards up to 40 s on the deals measured: benchmarks/RESULTS.md)."""
+    enough (12 cards or more, with counters: ``full``) that a solve takes
+    seconds to many minutes at the solver's present speed at four seats
+    (``hand``'s 13-card solves about 2 s on average, the slowest 13 s; some
+    of ``nest``'s over ten minutes), and up to about a minute at two or
+    three (3 seats of 16 cards up to 15 s, 2 seats of 18 cards up to 40 s
+    on the deals measured: benchmarks/RESULTS.md)."""
     if rules.hand_size >= 12 and rules.counters:
         # 12 cards a hand leave no room for a fifth seat in the 57-card deck
-        takes = "take minutes" if rules.seats >= 4 else "can take up to about a minute"
+        takes = "take seconds to many minutes" if rules.seats >= 4 else "can take up to about a minute"
         click.echo(f"note: {rules.hand_size}-card hands with counters {takes} a solve at the solver's "
                    f"present speed, and this run makes {solves:,} solves; {advice}", err=True)
 

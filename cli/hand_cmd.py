@@ -89,7 +89,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
 
     Four solves a sample: with 9- and 10-card hands (hasbro, dixie40,
     kentucky) a sample takes a fraction of a second to seconds; with
-    13-card hands (full) often minutes.
+    13-card hands (full) seconds to minutes.
     """
     text = joined(hand)
     if text is not None and text.strip() == "-":
