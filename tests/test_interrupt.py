@@ -543,18 +543,30 @@ def test_signals_while_tables_are_made_never_break_them():
     # it returned runs Python code: a Ctrl-C handled there left a half-built
     # tuple with the exception set, and the process died of a segmentation
     # fault at its next use (a signal in the first second of a command)
+    # signals at random gaps of 0.5 to 6 ms, until both counts pass 100: a
+    # table's making writes its pages (about 0.6 ms at 2^12 entries), so
+    # on a busy machine a fixed 2 ms gap let few makings end
     script = (
-        "import os, signal, threading, time\n"
+        "import os, random, signal, threading, time\n"
         "from rook_analyze.solver import kernel\n"
-        "stop = time.monotonic() + 3\n"
+        "done = threading.Event()\n"
         "def fire():\n"
-        "    while time.monotonic() < stop:\n"
-        "        time.sleep(0.002)\n"
-        "        os.kill(os.getpid(), signal.SIGINT)\n"
-        "threading.Thread(target=fire, daemon=True).start()\n"
+        "    gaps = random.Random(1)\n"
+        "    while not done.is_set():\n"
+        "        time.sleep(gaps.uniform(0.0005, 0.006))\n"
+        "        if not done.is_set():\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "firing = threading.Thread(target=fire)\n"
+        "firing.start()\n"
         "made = stopped = 0\n"
-        "while time.monotonic() < stop + 0.1:\n"
+        "deadline = time.monotonic() + 60\n"
+        "while True:\n"
         "    try:\n"
+        "        if (made > 100 and stopped > 100) or time.monotonic() > deadline:\n"
+        "            signal.signal(signal.SIGINT, signal.SIG_IGN)  # one still on its way is dropped\n"
+        "            done.set()\n"
+        "            firing.join()\n"
+        "            break\n"
         "        tables = kernel.tt_new(12)\n"
         "        assert len(tables) == 7 and all(t.size and not t.any() for t in tables)\n"
         "        made += 1\n"
@@ -565,7 +577,7 @@ def test_signals_while_tables_are_made_never_break_them():
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
     made, stopped = map(int, res.stdout.split())
-    assert made > 100 and stopped > 100
+    assert made > 100 and stopped > 100, (made, stopped)
 
 
 def test_a_kernels_first_call_gets_a_table_of_its_own(monkeypatch):
