@@ -54,7 +54,7 @@ from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
 from .policy import DEFAULT_POLICY, NestPolicy, take_nest
-from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, threads_count, whole
+from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, reports_equal, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
@@ -82,7 +82,7 @@ class Recommendation:
         return f"bid {self.bid} in {self.trump}"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class HandReport:
     """What ``analyze_hand`` found. ``trumps`` and ``bids`` are the two
     summary tables, ``detail`` has one row per sample (the deal as dealt, the
@@ -106,6 +106,9 @@ class HandReport:
     settled: bool | None = None  # with precision: is the recommendation settled (``settled``; else the samples ran out)
     time_limit: float | None = None
     timed_out: bool | None = None  # with time_limit: did it stop the sampling before ``samples`` (and precision)
+
+    __eq__ = reports_equal  # its tables are DataFrames, which == cannot compare
+    __hash__ = None
 
     def __repr__(self) -> str:
         # the tables are in .trumps, .bids and .detail; a repr of them all is pages long

@@ -7,6 +7,7 @@ is coerced silently: ``2.9`` is not 2, ``True`` is not 1, ``"3"`` is not 3."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import math
 import numbers
@@ -186,3 +187,20 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
                             f"({why})") from None
             return ext[1:]
     raise error(f"{kind} {str(path)!r}: the name must end in {', '.join(extensions)}")
+
+
+def reports_equal(a: Any, b: Any) -> Any:
+    """``a == b`` for reports, dataclasses whose fields hold DataFrames:
+    field by field, a DataFrame equal to another by ``DataFrame.equals``
+    (the same values and dtypes, NaN equal to NaN) where ``==`` would raise.
+    Such a report is not hashable (``__hash__ = None``), as DataFrames are not."""
+    if type(a) is not type(b):
+        return NotImplemented
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if hasattr(x, "equals") or hasattr(y, "equals"):  # DataFrames, Series
+            if type(x) is not type(y) or not x.equals(y):
+                return False
+        elif x != y:
+            return False
+    return True

@@ -76,8 +76,8 @@ from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
 from .policy import DEFAULT_POLICY, HeuristicPolicy, NestPolicy, take_nest
-from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, threads_count,
-                     whole)
+from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, reports_equal,
+                     threads_count, whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
@@ -556,7 +556,7 @@ def _fmt(x: float | None, digits: int = 1) -> str:
     return "nan" if x is None or not math.isfinite(x) else f"{x:.{digits}f}"
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, repr=False, eq=False)
 class NestReport:
     """What ``analyze_nest`` found. ``options`` has one row per candidate,
     best first (the rank of successive halving: options that survived more
@@ -585,6 +585,9 @@ class NestReport:
     recommendation: NestRecommendation
     detail: pd.DataFrame = field(repr=False)
     layouts: tuple[Deal, ...] = field(repr=False)
+
+    __eq__ = reports_equal  # its tables are DataFrames, which == cannot compare
+    __hash__ = None
 
     def __repr__(self) -> str:
         # the tables are in .options, .detail and .layouts; a repr of them all is pages long

@@ -33,7 +33,7 @@ from rook_analyze.solver.cards import COLORS, shown
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
 
-from .inputs import folder, whole
+from .inputs import folder, reports_equal, whole
 
 # The features of the fitted count and how a player reads them.
 COUNT_FEATURES: tuple[str, ...] = ("counters", "rook", "longest", "tops", "high", "voids")
@@ -510,7 +510,7 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
 
 
 # ------------------------------------------------------------------ report
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Report:
     """Everything ``rook-analyze report`` prints; tables are DataFrames."""
 
@@ -533,6 +533,9 @@ class Report:
     # why the count, or its held-out figures, are missing, and how many deals they need; None if neither
     count_note: str | None = None
     policy: str = POLICY_REVISION  # the declarer policy's revision that made the dataset (its plan's)
+
+    __eq__ = reports_equal  # its tables are DataFrames, which == cannot compare
+    __hash__ = None
 
     def dataset(self) -> dict[str, Any]:
         return {"out": self.out, "rules": self.rules, "seed": self.seed, "deals_planned": self.deals_planned,

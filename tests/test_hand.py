@@ -140,9 +140,13 @@ def test_reproducible_whatever_the_threads(small_report):
         assert again.bids.equals(small_report.bids), k
         assert again.trumps.equals(small_report.trumps), k
         assert again.recommendation == small_report.recommendation, k
+        assert again == small_report, k   # the whole report, its DataFrames by DataFrame.equals
         assert sum(said[k]) == 40 * 4 and all(x > 0 for x in said[k]), k   # 4 solves a sample, as documented
     other = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", samples=40, seed=4, threads=2)
     assert not other.detail["deal"].equals(small_report.detail["deal"])
+    assert other != small_report and small_report != "a report"
+    with pytest.raises(TypeError, match="unhashable"):   # as DataFrames are
+        hash(small_report)
 
 
 def test_precision_stops_early_on_the_same_samples():

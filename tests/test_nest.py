@@ -113,6 +113,9 @@ def test_reproducible_whatever_the_threads(report):
         assert again.options.equals(report.options), threads
         assert again.detail.equals(report.detail), threads
         assert again.recommendation == report.recommendation, threads
+        assert again == report, threads   # the whole report, its DataFrames by DataFrame.equals
+    with pytest.raises(TypeError, match="unhashable"):   # as DataFrames are
+        hash(report)
 
 
 def test_policy_choice_and_each_trump_are_candidates():

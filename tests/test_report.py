@@ -313,6 +313,8 @@ def test_report_intervals_are_the_tables_in_json_not_in_the_table_view(dataset):
 def test_best_target_is_an_upper_bound(dataset):
     policy = build_report(dataset, target="policy").bid_success
     best = build_report(dataset, target="best").bid_success
+    # a report equals one built again from the same data (its DataFrames compared by DataFrame.equals)
+    assert build_report(dataset) == build_report(dataset) != build_report(dataset, target="best")
     p = policy[policy["bucket"] == "all hands"].iloc[0]
     b = best[best["bucket"] == "all hands"].iloc[0]
     assert b["mean_points"] >= p["mean_points"]
