@@ -3,7 +3,9 @@
 Every check raises a ``RookError`` subclass (``ConstraintError`` unless the
 caller names another) whose message quotes the value and says what was
 expected, e.g. ``samples=2.9: expected a whole number, 1 or more``. Nothing
-is coerced silently: ``2.9`` is not 2, ``True`` is not 1, ``"3"`` is not 3."""
+is coerced silently: ``2.9`` is not 2, ``True`` is not 1, ``"3"`` is not 3.
+Also ``reports_equal``, the equality the analysis reports share: this is
+the one module ``hand``, ``nest`` and ``report`` all import."""
 
 from __future__ import annotations
 
