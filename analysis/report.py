@@ -94,6 +94,8 @@ class HandCount:
     target: str
     texts: Mapping[str, str] = field(default_factory=lambda: dict(FEATURE_TEXT))  # what each feature is
 
+    __hash__ = None  # its weights are a dict: unhashable, as a dict is, instead of failing inside hash()
+
     def predict(self, frame: pd.DataFrame) -> pd.Series:
         """The count of each row, as the formula adds up at the table."""
         value = pd.Series(self.intercept, index=frame.index, dtype=float)

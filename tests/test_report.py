@@ -867,3 +867,17 @@ def test_plot_of_a_game_without_an_auction_speaks_of_tricks(dataset):
 def test_many_report_plots_leave_no_figure_open(dataset):
     rep = build_report(dataset)
     assert leaves_no_figure_open(lambda: plot_report(rep))
+
+
+def test_a_hand_count_compares_by_value_and_says_it_is_unhashable():
+    """Two counts with the same figures are equal; hash() names the type, as for
+    a dict (its weights), rather than failing on a field inside."""
+    from rook_analyze.analysis.report import HandCount
+
+    def count(rook):
+        return HandCount(30.0, {"counters": 0.5, "rook": rook}, r2=0.4, rmse=11.0, mae=9.0, r2_fit=0.45,
+                         n=400, target="policy_points")
+
+    assert count(12.0) == count(12.0) and count(12.0) != count(13.0)
+    with pytest.raises(TypeError, match="unhashable type: 'HandCount'"):
+        hash(count(12.0))
