@@ -188,7 +188,9 @@ def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[Roo
                 raise error(f"{kind} {str(path)!r}: cannot write in the folder {str(folder)!r} "
                             f"({why})") from None
             return ext[1:]
-    raise error(f"{kind} {str(path)!r}: the name must end in {', '.join(extensions)}")
+    names = list(extensions)
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    raise error(f"{kind} {str(path)!r}: the name must end in {listed}")
 
 
 def reports_equal(a: Any, b: Any) -> Any:

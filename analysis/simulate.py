@@ -67,6 +67,11 @@ META_FILE = "_simulate.json"  # the leading _ keeps it out of pyarrow's dataset 
 LOCK_FILE = ".simulate.lock"  # held (flock) by the run writing into the folder; hidden from pyarrow too
 PART_RE = re.compile(r"^part-(\d{6,})\.parquet$")
 PROGRESS_TOPIC = "rook-analyze-simulate-progress"
+# each part's record of the run that wrote it (Parquet key-value metadata): parts copied in
+# from another run (other rules or seed) passed every other check, and a report mixed them in
+PLAN_KEY = b"rook_analyze_plan"
+PLAN_FIELDS = ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer", "policy")
+FIELD_WORDS = {"schema_version": "schema version", "chunk_size": "chunk size"}  # as a message says them
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
 TASK_RETRIES = 2
 SUBMIT_WINDOW = 1000      # chunks submitted ahead of the parts written (at least 4 a worker thread)
@@ -199,7 +204,8 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
     rules = Rules.from_spec(rules)
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
     if deals > MAX_DEALS:
-        raise SimulationError(f"deals={deals}: at most {MAX_DEALS:,} in one dataset (deal_id and chunk are 32-bit)")
+        why = f"at most {MAX_DEALS:,} in one dataset (deal_id and chunk are 32-bit)"
+        raise SimulationError(f"deals={deals}: {why}", cli_message=f"--deals {deals}: {why}")
     if chunk_size is None:
         chunk_size = default_chunk_size(deals)
     chunk_size = whole("chunk_size", chunk_size, 1, error=SimulationError, small="need at least 1 deal a chunk")
@@ -333,7 +339,56 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
                              else trumps[int(points[r].argmax())])
         row["best_points"] = best
     schema = dataset_schema(rules)
+    schema = schema.with_metadata({**schema.metadata, PLAN_KEY: plan_record(plan)})
     return pa.Table.from_pylist(rows, schema=schema)
+
+
+def plan_record(plan: Plan) -> bytes:
+    """What a part records of the run that wrote it: the plan's fields that
+    ``--resume`` checks, as JSON (``PLAN_KEY`` in the part's metadata)."""
+    return json.dumps({k: getattr(plan, k) for k in PLAN_FIELDS}, sort_keys=True).encode()
+
+
+def _record_problem(metadata: dict | None, plan: Plan) -> str | None:
+    """What sets a part's record of its run (``plan_record``) apart from
+    ``plan``; None when they agree, or when the part has none (written
+    before parts recorded their run)."""
+    raw = (metadata or {}).get(PLAN_KEY)
+    if raw is None or raw == plan_record(plan):
+        return None
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        doc = None
+    if not isinstance(doc, dict):
+        return "its record of the run that wrote it is not a simulate record"
+    diffs = [f"{FIELD_WORDS.get(k, k)} {doc.get(k)!r}" for k in PLAN_FIELDS if doc.get(k) != getattr(plan, k)]
+    if not diffs:
+        return None
+    return f"another run wrote it, with {', '.join(diffs)}: not a part of this dataset"
+
+
+POINT_COLUMNS = ("policy_points", "best_points")  # and points_<trump>
+
+
+def _points_problem(meta: pq.FileMetaData, total: int) -> str | None:
+    """A points column whose footer statistics lie outside 0..``total`` (the
+    rules' points a hand): a value no solve gives. None when all fit or
+    there are no statistics to tell."""
+    names = meta.schema.names
+    cols = [(i, name) for i, name in enumerate(names) if name.startswith("points_") or name in POINT_COLUMNS]
+    for g in range(meta.num_row_groups):
+        group = meta.row_group(g)
+        for i, name in cols:
+            stats = group.column(i).statistics
+            if stats is None or not stats.has_min_max:
+                continue
+            if not (isinstance(stats.min, int) and isinstance(stats.max, int)):
+                return f"its column {name!r} holds values that are not whole numbers"
+            if stats.min < 0 or stats.max > total:
+                bad = stats.min if stats.min < 0 else stats.max
+                return f"its column {name!r} holds {bad}, outside the 0 to {total} points of a hand"
+    return None
 
 
 def _task(plan_json: str, index: int, token: str) -> tuple[int, bytes, str, float]:
@@ -537,7 +592,9 @@ def _write_atomic(path: Path, write: Callable[[Any], None]) -> None:
 
 def write_part(out: str | os.PathLike, index: int, table: pa.Table) -> Path:
     path = part_path(out, index)
-    _write_atomic(path, lambda f: pq.write_table(table, f, compression="zstd"))
+    # page checksums: damage inside a page's data (a bad disk or copy) that the footer does not
+    # show is found when the part is read, rather than read as other values or as garbage
+    _write_atomic(path, lambda f: pq.write_table(table, f, compression="zstd", write_page_checksum=True))
     return path
 
 
@@ -573,9 +630,8 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
         _write_atomic(meta, lambda f: f.write(plan.to_json().encode()))
         return set()
     stored = load_plan(out)
-    diffs = [f"{k} {getattr(stored, k)!r} (asked {getattr(plan, k)!r})"
-             for k in ("schema_version", "rules", "seed", "deals", "chunk_size", "dealer", "policy")
-             if getattr(stored, k) != getattr(plan, k)]
+    diffs = [f"{FIELD_WORDS.get(k, k)} {getattr(stored, k)!r} (asked {getattr(plan, k)!r})"
+             for k in PLAN_FIELDS if getattr(stored, k) != getattr(plan, k)]
     if diffs:
         # the policy is the version's own, no setting: only a new folder (or that version) continues
         how = ("use a new output folder (or the rook-analyze that made it)" if stored.policy != plan.policy
@@ -598,22 +654,44 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
     # moved aside under a hidden name and computed again
     seats = Rules.from_spec(plan.rules).seats
     schema = dataset_schema(plan.rules)
-    for i in sorted(done):
-        if not part_is_whole(out, i, plan.chunk_span(i)[1] * seats, plan.chunk_span(i), schema):
+    # read whole (its pages' checksums): damage inside the data left the footer readable, the
+    # part was kept, and every report then failed on it. Threads: Arrow reads without the GIL
+    def sound(i: int) -> bool:
+        return part_is_whole(out, i, plan.chunk_span(i)[1] * seats, plan.chunk_span(i), schema, plan=plan, full=True)
+
+    finished = sorted(done)
+    with ThreadPoolExecutor(max_workers=max(1, min(READ_THREADS, len(finished)))) as pool:
+        checked = list(pool.map(sound, finished))
+    for i, ok in zip(finished, checked):
+        if not ok:
             path = part_path(out, i)
             os.replace(path, path.with_name(f".{path.name}.damaged"))
             done.discard(i)
+    if len(done) < plan.chunks:
+        _check_writable(out)
     return done
 
 
+def _check_writable(out: Path) -> None:
+    """Raise the OSError of a folder the run cannot write its parts in, before
+    any chunk is computed (a resume into a read-only folder solved its first
+    chunks before the first part failed to be written)."""
+    probe = out / f".part-probe.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"  # a temporary name: a
+    with open(probe, "wb"):                                                # leftover is removed
+        pass
+    probe.unlink()
+
+
 def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple[int, int],
-               schema: pa.Schema) -> pa.Table:
+               schema: pa.Schema, plan: Plan) -> pa.Table:
     path = part_path(out, index)
     try:
         # ParquetFile rather than read_table, which sets up a dataset a file: a
         # million-deal run has 5,000 parts, read two to three times as fast so
-        with _open_part(path) as source, pq.ParquetFile(source) as f:
-            table = f.read(columns=list(columns) if columns else None)
+        with _open_part(path) as source, pq.ParquetFile(source, page_checksum_verification=True) as f:
+            # the dataset's columns in its order: a part with one more column, or its columns
+            # in another order (another program wrote it), failed where the parts were joined
+            table = f.read(columns=list(columns) if columns else schema.names)
             # a column of another type (a file another program wrote) failed later, a traceback
             # where the parts were joined or where the figures were fitted. Checked on the table
             # read: the file's schema_arrow cost 0.02 to 0.03 ms more a part
@@ -623,12 +701,39 @@ def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple
             if not _deal_ids_fit(f.metadata, span):
                 raise _unreadable(path, f"its deal_id values are not chunk {index}'s, {span[0]} to "
                                         f"{span[0] + span[1] - 1}: a part of another chunk")
+            wrong = _record_problem(f.metadata.metadata, plan)  # (the points: read_dataset, on all parts at once)
+            if wrong is not None:
+                raise _unreadable(path, wrong)
     except (pa.ArrowException, OSError) as e:
         raise _unreadable(path, str(e)) from None
     if any(c.null_count for c in table.columns):  # simulate writes every value; one missing broke the fit
         name, col = next((n, c) for n, c in zip(table.column_names, table.columns) if c.null_count)
-        raise _unreadable(path, f"its column {name!r} has {col.null_count} missing values")
+        raise _unreadable(path, f"its column {name!r} has {col.null_count} missing "
+                                f"value{'' if col.null_count == 1 else 's'}")
     return table
+
+
+def _check_points(frame: pd.DataFrame, out: Path, plan: Plan) -> None:
+    """Points no hand holds (outside 0..``total_points``) name their part: on
+    all rows at once, where a check of each part's footer cost 0.1 ms a part."""
+    total = _total(plan)
+    for name in [c for c in frame.columns if c.startswith("points_") or c in POINT_COLUMNS]:
+        values = frame[name].to_numpy()
+        bad = (values < 0) | (values > total)
+        if bad.any():
+            k = int(bad.argmax())
+            if "chunk" in frame.columns:
+                where = part_path(out, int(frame["chunk"].iat[k]))
+            elif "deal_id" in frame.columns:
+                where = part_path(out, int(frame["deal_id"].iat[k]) // plan.chunk_size)
+            else:
+                where = Path(out) / "part-*.parquet"
+            raise _unreadable(where, f"its column {name!r} holds {int(values[k])}, outside the 0 to {total} "
+                                     f"points of a hand")
+
+
+def _total(plan: Plan) -> int:
+    return Rules.from_spec(plan.rules).total_points
 
 
 def _open_part(path: Path) -> pa.NativeFile:
@@ -683,25 +788,49 @@ def _deal_ids_fit(meta: pq.FileMetaData, span: tuple[int, int]) -> bool:
 
 
 def _unreadable(path: Path, why: str) -> SimulationError:
+    why = " ".join(why.split())  # Arrow's messages run over several lines; an error is one
     return _resume_error(lambda how: f"{str(path)!r} cannot be read ({why}); run simulate again on this "
                                      f"folder with {how} to compute that part again")
 
 
 def part_is_whole(out: str | os.PathLike, index: int, rows: int, span: tuple[int, int] | None = None,
-                  schema: pa.Schema | None = None) -> bool:
+                  schema: pa.Schema | None = None, *, plan: Plan | None = None, full: bool = False) -> bool:
     """Does part ``index`` read as Parquet with ``rows`` rows, with ``span``
     (first deal_id, deals) its chunk's deals, and with ``schema`` (the
     dataset's, ``dataset_schema``) its columns, of their types and with no
-    value missing? (Only its footer is read.)"""
+    value missing? With ``plan``: also written by that plan's run (its
+    record, where it has one) and its points within the rules' total.
+    Only its footer is read, unless ``full``: then its data too, each
+    page against its checksum where the part has them."""
+    out = folder("out", out, error=SimulationError)
+    if span is not None and not (isinstance(span, (tuple, list)) and len(span) == 2
+                                 and all(is_whole(x) for x in span)):
+        raise SimulationError(f"span={shown(span)}: expected (first deal_id, deals)")
+    if not is_whole(index) or index < 0:
+        raise SimulationError(f"index={shown(index)}: expected a chunk number, 0 or more")
+    if not is_whole(rows):
+        raise SimulationError(f"rows={shown(rows)}: expected a whole number")
+    if plan is not None:
+        _check_plan(plan)
     try:
-        with _open_part(part_path(out, index)) as source:
-            meta = pq.read_metadata(source)
-        if schema is not None and (_schema_problem(meta.schema.to_arrow_schema(), schema) is not None
-                                    or _has_nulls(meta)):
-            return False
+        with _open_part(part_path(out, index)) as source, \
+                pq.ParquetFile(source, page_checksum_verification=True) as f:
+            meta = f.metadata
+            if schema is not None and (_schema_problem(meta.schema.to_arrow_schema(), schema) is not None
+                                        or _has_nulls(meta)):
+                return False
+            if plan is not None and (_record_problem(meta.metadata, plan) is not None
+                                     or _points_problem(meta, _total(plan)) is not None):
+                return False
+            if meta.num_rows != rows or (span is not None and not _deal_ids_fit(meta, span)):
+                return False
+            if full:
+                table = f.read()
+                if table.num_rows != rows or any(c.null_count for c in table.columns):
+                    return False
     except (pa.ArrowException, OSError):
         return False
-    return meta.num_rows == rows and (span is None or _deal_ids_fit(meta, span))
+    return True
 
 
 def _has_nulls(meta: pq.FileMetaData) -> bool:
@@ -735,16 +864,16 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
                               f"({META_FILE}) has chunks 0..{plan.chunks - 1}")
     seats = Rules.from_spec(plan.rules).seats
     schema = dataset_schema(plan.rules)
-    want = list(dict.fromkeys(columns)) if columns else None
+    want = list(dict.fromkeys(columns)) if columns else schema.names
     joined: list[pa.Table] = []
     batch: list[pa.Table] = []
     # Arrow reads without the GIL: a few threads overlap the parts' file opens and decoding
     with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(parts))) as pool:
-        for i, table in zip(parts, pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i), schema),
-                                            parts)):
+        for i, table in zip(parts, pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i), schema,
+                                                                 plan), parts)):
             # ParquetFile.read leaves out a column a part lacks (read_table refused): counted here,
             # after the threads (a schema check in each read held the GIL: a million deals took 9 s more)
-            if want is not None and table.num_columns != len(want):
+            if table.num_columns != len(want):
                 missing = next(c for c in want if c not in table.column_names)
                 raise _unreadable(part_path(out, i), f"no column {missing!r} in it")
             rows = plan.chunk_span(i)[1] * seats
@@ -760,6 +889,7 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
                 batch = []
     frame = pa.concat_tables(joined + batch).to_pandas()
     del joined, batch
+    _check_points(frame, out, plan)
     keys = [c for c in ("deal_id", "position") if c in frame.columns]
     if keys and not _in_order(frame, keys):
         frame = frame.sort_values(keys, kind="stable").reset_index(drop=True)

@@ -596,7 +596,7 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:rook=2"], "impossible constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:hcp>2"], "--constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "W:B14"], "already in the bidder's hand"),
-    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.jpg"], "must end in .png, .svg, .pdf"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.jpg"], "must end in .png, .svg or .pdf"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "no/such/folder/x.png"], "the folder 'no/such/folder' does not exist"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", __file__ + "/x.png"], f"the folder {__file__!r} is a file, not a folder"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "/proc/curve.png"], "cannot write in the folder '/proc' (it takes no new files)"),

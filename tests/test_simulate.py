@@ -23,7 +23,7 @@ import pytest
 from clirunner import CliRunner
 from rook_analyze.analysis.features import hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
-from rook_analyze.analysis.simulate import (META_FILE, Plan, SimulationError, chunk_deals, dataset_schema,
+from rook_analyze.analysis.simulate import (META_FILE, PLAN_KEY, Plan, SimulationError, chunk_deals, dataset_schema,
                                             default_chunk_size, finished_chunks, load_plan, make_plan, prepare_output, read_dataset,
                                             simulate, simulate_chunk, write_part)
 from rook_analyze.cli.main import main
@@ -162,7 +162,7 @@ def test_resume_without_a_chunk_size_takes_the_datasets(tmp_path):
     write_part(out, 0, simulate_chunk(plan, 0))
     summary = simulate(TINY, 8, out, resume=True, workers=1, progress=False)
     assert summary.plan == plan and summary.chunks_done_before == 1 and summary.chunks_computed == 1
-    with pytest.raises(SimulationError, match="chunk_size 4 .asked 1."):
+    with pytest.raises(SimulationError, match="chunk size 4 .asked 1."):
         simulate(TINY, 8, out, resume=True, chunk_size=1, progress=False)
 
 
@@ -183,7 +183,7 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     assert not (out / ".part-000001.parquet.123.abcd.tmp").exists()
     for other, word in ((make_plan(TINY, 8, seed=4, chunk_size=4), "seed"),
                         (make_plan(TINY, 9, seed=3, chunk_size=4), "deals"),
-                        (make_plan(TINY, 8, seed=3, chunk_size=2), "chunk_size"),
+                        (make_plan(TINY, 8, seed=3, chunk_size=2), "chunk size"),
                         (make_plan("hasbro", 8, seed=3, chunk_size=4), "rules")):
         with pytest.raises(SimulationError, match=word):
             prepare_output(out, other, resume=True)
@@ -235,6 +235,7 @@ def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
     doc = json.loads(meta.read_text())
     del doc["policy"]
     meta.write_text(json.dumps(doc))
+    strip_records(out)  # as its parts were written: before parts recorded their run
     old = load_plan(out)
     assert old.policy == "heuristic 1" and old != plan
     assert len(read_dataset(out)) == 4 * 4
@@ -593,6 +594,16 @@ def test_a_client_that_fails_to_connect_is_closed_at_once(tmp_path, not_a_schedu
         gc.enable()
 
 
+def strip_records(out: Path) -> None:
+    """Take each part's record of its run out (``PLAN_KEY``), as in a dataset
+    written before parts recorded it."""
+    for path in out.glob("part-*.parquet"):
+        table = pq.read_table(path)
+        meta = dict(table.schema.metadata)
+        del meta[PLAN_KEY]
+        pq.write_table(table.replace_schema_metadata(meta), path, compression="zstd")
+
+
 def two_chunk_dataset(out: Path, deals: int):
     """A dataset of two chunks written in this process, and its plan."""
     plan = make_plan(TINY, deals, seed=3, chunk_size=deals // 2)
@@ -614,6 +625,116 @@ def test_a_part_of_another_chunk_is_caught_by_its_footer(tmp_path):
     # resume sets it aside with the damaged parts, to be computed again
     assert prepare_output(out, plan, resume=True) == {0}
     assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
+
+
+def test_a_part_of_another_run_is_refused_and_computed_again(tmp_path):
+    """Each part records the run that wrote it: a part of another seed's run,
+    copied in under the same chunk (same rows, same deal ids, same columns),
+    passed every check, and the report mixed its deals into this dataset's."""
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    whole = read_dataset(out)
+    other = make_plan(TINY, 8, seed=4, chunk_size=4)
+    part = out / "part-000001.parquet"
+    write_part(tmp_path, 1, simulate_chunk(other, 1))
+    shutil.copy(tmp_path / "part-000001.parquet", part)
+    words = "another run wrote it, with seed 4: not a part of this dataset"
+    with pytest.raises(SimulationError, match=re.escape(words)):
+        read_dataset(out)
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and words in r.stderr and "--resume" in r.stderr and r.stderr.count("\n") == 1
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
+    write_part(out, 1, simulate_chunk(plan, 1))
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_damage_inside_a_part_that_leaves_its_footer_whole_is_found_and_computed_again(tmp_path):
+    """Bytes changed inside a part's data (a bad disk or copy), its footer
+    intact: the report said to resume, and the resume, reading only the
+    footer, kept the part, so the report failed again. Parts carry page
+    checksums, and a resume reads each part whole."""
+    from rook_analyze.analysis.simulate import part_is_whole
+
+    out = tmp_path / "run"
+    plan = two_chunk_dataset(out, 8)
+    whole = read_dataset(out)
+    part = out / "part-000001.parquet"
+    data = bytearray(part.read_bytes())
+    for k in range(100, 116):  # in the first column's pages, far from the footer at the end
+        data[k] ^= 0x5A
+    part.write_bytes(bytes(data))
+    rows = plan.chunk_span(1)[1] * 4
+    assert part_is_whole(out, 1, rows, plan.chunk_span(1), plan=plan)   # the footer alone shows nothing
+    assert not part_is_whole(out, 1, rows, plan.chunk_span(1), plan=plan, full=True)
+    with pytest.raises(SimulationError, match="part-000001.parquet' cannot be read .*resume=True to compute"):
+        read_dataset(out)
+    r = run_cli("report", str(out))
+    assert r.exit_code == 2 and "--resume to compute that part again" in r.stderr and r.stderr.count("\n") == 1
+    assert prepare_output(out, plan, resume=True) == {0}
+    assert not part.exists() and (out / ".part-000001.parquet.damaged").exists()
+    write_part(out, 1, simulate_chunk(plan, 1))
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_a_part_with_its_columns_in_another_order_or_one_more_reads_as_the_dataset(tmp_path):
+    # read_dataset failed with pyarrow's two schemas in its message, naming no file;
+    # report and pandas.read_parquet read such a part
+    out = tmp_path / "run"
+    two_chunk_dataset(out, 8)
+    whole = read_dataset(out)
+    part = out / "part-000001.parquet"
+    table = pq.read_table(part)
+    table = table.select(table.column_names[::-1])
+    table = table.append_column("note", pa.array(["checked"] * table.num_rows))
+    pq.write_table(table, part, compression="zstd")
+    pd.testing.assert_frame_equal(read_dataset(out), whole)
+
+
+def test_points_no_hand_holds_are_refused(tmp_path):
+    out = tmp_path / "run"
+    two_chunk_dataset(out, 8)
+    part = out / "part-000001.parquet"
+    table = pq.read_table(part)
+    i = table.column_names.index("policy_points")
+    table = table.set_column(i, "policy_points", pa.array([999] * table.num_rows, pa.int16()))
+    pq.write_table(table, part, compression="zstd")
+    total = Rules.from_spec(TINY).total_points
+    with pytest.raises(SimulationError, match=re.escape(f"its column 'policy_points' holds 999, outside the 0 to "
+                                                        f"{total} points of a hand")):
+        read_dataset(out)
+
+
+def test_a_resume_into_a_folder_it_cannot_write_stops_before_any_chunk(tmp_path, monkeypatch):
+    """A read-only folder: a new run was refused at once, but a resume solved
+    its first chunks and failed only when it wrote a part. (Root writes
+    anywhere, so the folder's refusal is played by the probe's open.)"""
+    import builtins
+
+    import rook_analyze.analysis.simulate as simulate_module
+
+    out = tmp_path / "run"
+    two_chunk_dataset(out, 8)
+    (out / "part-000001.parquet").unlink()
+
+    def refusing_open(file, *args, **kwargs):
+        if Path(file).name.startswith(".part-probe."):
+            raise PermissionError(13, "Permission denied", str(file))
+        return builtins.open(file, *args, **kwargs)
+
+    monkeypatch.setattr(simulate_module, "open", refusing_open, raising=False)
+    written = []
+    with pytest.raises(SimulationError, match=re.escape(f"output folder {str(out)!r}: Permission denied")):
+        simulate(TINY, 8, out, seed=3, resume=True, workers=1, progress=False,
+                 on_chunk=lambda i, w: written.append(i))
+    assert written == [] and finished_chunks(out) == {0}
+    r = run_cli("simulate", "--rules", TINY, "--deals", "8", "--out", str(out), "--seed", "3", "--resume",
+                "--workers", "1")
+    assert r.exit_code == 2 and "Permission denied" in r.stderr and r.stderr.count("\n") == 1, r.output
+    monkeypatch.undo()
+    summary = simulate(TINY, 8, out, seed=3, resume=True, workers=1, progress=False)
+    assert summary.chunks_done_before == 1 and summary.chunks_computed == 1
+    assert not [p.name for p in out.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_a_part_under_another_name_than_simulate_writes_is_not_a_finished_chunk(tmp_path):
@@ -725,6 +846,9 @@ def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     meta = other / META_FILE
     meta.write_text(meta.read_text().replace('"hasbro,hand_size=4"', '"hasbro,seats=3,teams=alone,hand_size=4"')
                     .replace('"dealer": "W"', '"dealer": "P3"'))
+    older = copy("older")   # the same, under parts that do not record their run: their rows tell
+    strip_records(older)
+    (older / META_FILE).write_text(meta.read_text())
     newer = copy("newer")
     meta = newer / META_FILE
     meta.write_text(meta.read_text().replace('"schema_version": 1', '"schema_version": 2'))
@@ -735,7 +859,9 @@ def test_report_refuses_a_dataset_whose_parts_and_plan_disagree(tmp_path):
     (folder / META_FILE).unlink()
     (folder / META_FILE).mkdir()
     for where, words in ((extra, "part-000099.parquet' is not a part of this dataset"),
-                         (other, "holds 8 rows where the plan"),
+                         (other, "another run wrote it, with rules 'hasbro,hand_size=4', dealer 'W': not a "
+                                 "part of this dataset"),
+                         (older, "holds 8 rows where the plan"),
                          (newer, "schema_version 2"),
                          (typed, "field 'dealer' is 3"),
                          (folder, "cannot be read")):
