@@ -748,9 +748,15 @@ def _first_table() -> tuple:
     return kernel.tt_new(4)
 
 
+# The first calls below pass no trick (a zero trick, tlen 0) with the empty
+# hands: the empty position then returns at once. With the position's trick
+# in progress, the seat to play had no card, and the probe played a card that
+# is none (index 64) past the end of its one-ply arrays: heap memory
+# corrupted on the loading thread, and a segmentation fault when Python freed
+# it at exit (about one run in three of a multi-deal ``solve --trick``).
 def _load_solve(pos: _Position) -> None:
     if not kernel.solve_exact.overloads:
-        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P, pos.side,
+        _first_call_here(kernel.solve_exact, pos.hands, pos.leader, np.zeros_like(pos.trick), 0, 0, pos.P, pos.side,
                          pos.enc.values, pos.enc.bird_mask, pos.unit, *_first_table(), 1, TT_WAYS,
                          np.zeros(1, np.int64), _stop)
 
@@ -758,14 +764,14 @@ def _load_solve(pos: _Position) -> None:
 def _load_card_values(pos: _Position) -> None:
     if not kernel.card_values_kernel.overloads:
         out = np.zeros(kernel.MAXMOVES, np.int64)
-        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, pos.P,
+        _first_call_here(kernel.card_values_kernel, pos.hands, pos.leader, np.zeros_like(pos.trick), 0, 0, pos.P,
                          pos.side, pos.enc.values, pos.enc.bird_mask, pos.unit, *_first_table(), 1, TT_WAYS,
                          np.zeros(1, np.int64), _stop, out, out.copy())
 
 
 def _load_best_card(pos: _Position) -> None:
     if not kernel.best_card_kernel.overloads:
-        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, pos.trick, pos.tlen, 0, 0,
+        _first_call_here(kernel.best_card_kernel, pos.hands, pos.leader, np.zeros_like(pos.trick), 0, 0, 0,
                          np.zeros(1, np.int64), 0, pos.P, pos.side, pos.enc.values, pos.enc.bird_mask,
                          *_first_table(), 1, TT_WAYS, np.zeros(1, np.int64), _stop)
 

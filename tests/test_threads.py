@@ -276,3 +276,64 @@ def test_tables_made_at_once_are_held_to_the_memory_available_together(monkeypat
         release_tables()
     assert len(made) == 2
     assert solved[0] <= 2, f"{solved[0]} deals solved before the call raised"
+
+
+def test_the_first_call_that_loads_the_solver_searches_nothing_even_with_a_trick_in_progress(monkeypatch):
+    """The kernels' first call (their load, ``_first_call_here``) passes empty
+    hands, so it returns at once. It passed the position's trick too, and
+    with a card led and no card left to follow the probe played card index
+    64 past the end of its one-ply arrays: heap memory corrupted on that
+    thread, and a multi-deal ``solve --trick`` died of a segmentation fault
+    at exit in about one run in three. Run here in plain Python
+    (``py_func``), where that write is an IndexError."""
+    from rook_analyze.solver.cards import Card
+
+    deal = random_deal(RULES, 5)
+    seat = api._seat(RULES, "N", "leader")
+    # a counter led: the trick's points are what the empty hands are searched for
+    led = next(c for c in deal.hands[seat] if RULES.card_points(c) > 0)
+    pos = api._position(deal, "B", "N", "N", None, (led,))
+    assert pos.tlen == 1 and isinstance(led, Card)
+    calls = []
+
+    class Unloaded:  # a kernel with no overloads yet: the load must be made
+        overloads: dict = {}
+
+        def __init__(self, fn):
+            self.py_func = fn.py_func
+
+    monkeypatch.setattr(kernel, "solve_exact", Unloaded(kernel.solve_exact))
+    monkeypatch.setattr(api, "_first_call_here", lambda fn, hands, *args: calls.append((fn, hands, args)))
+    api._load_solve(pos)
+    (fn, hands, args), = calls
+    monkeypatch.setattr(kernel, "probe", kernel.probe.py_func)  # plain Python: an index past the end raises
+    stats = args[-2]
+    assert fn.py_func(np.zeros_like(hands), *args) == 0 and stats[0] == 0  # no node searched
+
+
+def test_a_multi_deal_solve_with_a_trick_that_fails_exits_2_not_a_crash(tmp_path):
+    """The command that showed it (`solve --trick` on two workers, one deal
+    without the card): status 2 and one line. And the library's solve with
+    a trick on a worker thread, in fresh processes (the crash came at exit,
+    in about two runs in three of this script, one in ten of the command)."""
+    deals = [d for d in random_deals(RULES, 12, seed=3)]
+    holding = [d for d in deals if "G14" in d.hands[0].rdn().split()][:2]
+    lacking = [d for d in deals if "G14" not in d.hands[0].rdn().split()][:1]
+    path = tmp_path / "deals.txt"
+    path.write_text("".join(d.rdn() + "\n" for d in holding + lacking + holding))
+    res = subprocess.run([sys.executable, "-m", "rook_analyze.cli", "solve", "--rules", "hasbro", "--trump", "B",
+                          "--declarer", "N", "--leader", "N", "--file", str(path), "--trick", "G14",
+                          "--workers", "2"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 2 and res.stderr.count("\n") == 1, (res.returncode, res.stderr)
+    assert "card 'G14' played to the trick is not in N's hand" in res.stderr
+    script = textwrap.dedent(f"""
+        import sys
+        from rook_analyze.solver import Deal, Rules, solve
+        from rook_analyze.solver.api import _in_order_on_threads
+        deal = Deal.from_rdn({holding[0].rdn()!r}, Rules.from_spec("hasbro"))
+        list(_in_order_on_threads(iter([lambda: solve(deal, "B", "N", "N", None, "G14")]), 1))
+        sys.exit(2)
+    """)
+    codes = [subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300).returncode
+             for _ in range(5)]
+    assert codes == [2] * 5
