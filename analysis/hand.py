@@ -53,7 +53,7 @@ from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
 from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
-from .policy import DEFAULT_POLICY, NestPolicy, take_nest
+from .policy import DEFAULT_POLICY, policy_label, NestPolicy, take_nest
 from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, reports_equal, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
@@ -446,7 +446,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     return HandReport(
         hand=sampler.hand, rules=rules, seat=names[declarer], dealer=names[dealer_i],
         leader=names[rules.first_leader(declarer, dealer_i)], samples=done, seed=seed,
-        policy=getattr(policy, "name", type(policy).__name__), known=dict(sampler.known),
+        policy=policy_label(policy), known=dict(sampler.known),
         constraints=sampler.constraints, precision=precision, trumps=trumps, bids=bids,
         recommendation=rec, detail=detail,
         settled=None if precision is None else settled(rules, bids, rec, precision, points),

@@ -75,7 +75,7 @@ from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCard
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
-from .policy import DEFAULT_POLICY, HeuristicPolicy, NestPolicy, take_nest
+from .policy import DEFAULT_POLICY, policy_label, HeuristicPolicy, NestPolicy, take_nest
 from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, reports_equal,
                      threads_count, whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
@@ -879,7 +879,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     return NestReport(
         hand=hand, nest=nest, rules=rules, seat=names[declarer], dealer=names[dealer_i],
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
-        objective=objective, top=top, policy=getattr(policy, "name", type(policy).__name__),
+        objective=objective, top=top, policy=policy_label(policy),
         known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
         schedule=tuple(schedule), solves=solves, options=options, recommendation=rec, detail=detail,
         layouts=tuple(layouts),

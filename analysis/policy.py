@@ -292,3 +292,11 @@ DEFAULT_POLICY = HeuristicPolicy()
 # 3: length weighs 5 in the trump's strength, not 3, and the fill takes colors
 # without a winner before the small cards under one)
 POLICY_REVISION = "heuristic 3"
+
+
+def policy_label(policy: object) -> str:
+    """How a report names the declarer's policy: the default one by its
+    revision (``POLICY_REVISION``, as datasets name it), another by its name."""
+    if policy == DEFAULT_POLICY:
+        return POLICY_REVISION
+    return getattr(policy, "name", type(policy).__name__)

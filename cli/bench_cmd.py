@@ -52,7 +52,8 @@ def bench_rules(rules: Rules, deals: int, seed: int, bar) -> dict:
 @click.command()
 @rules_option(required=False, multiple=True,
               help="Rules to time (preset and knobs); repeat for several. Default: hasbro, kentucky and "
-                   "dixie40 (13-card deals, full and bridge, take seconds to minutes each: ask for them).")
+                   "dixie40 (13-card deals are timed only when asked for: full takes seconds to minutes "
+                   "a deal, bridge a tenth of a second to a few seconds).")
 @click.option("--deals", type=click.IntRange(min=1), default=10, show_default=True,
               help="Random full deals per rules.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed for the deals.")

@@ -601,7 +601,7 @@ def _parse_knob(key: str, value: str) -> Any:
             return True
         if v in ("false", "no", "0", "off"):
             return False
-        raise RulesError(f"rules knob {key}={shown(value)}: expected true or false")
+        raise RulesError(f"rules knob {key}={shown(value)}: expected true or false (or yes/no, on/off, 1/0)")
     if key in _BID_KNOBS and v == "none":
         return None  # no bidding: min_bid, bid_step and max_bid all none (as bridge)
     if key in _INT_KNOBS:

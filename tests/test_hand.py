@@ -830,3 +830,12 @@ def test_many_curves_leave_no_figure_open(small_report):
     from rook_analyze.analysis.plots import bid_curve
 
     assert leaves_no_figure_open(lambda: bid_curve(small_report))
+
+
+def test_the_report_names_the_policy_by_its_revision(small_report):
+    """As a simulate dataset names it ('heuristic 3'), so the two can be told
+    to come from the same declarer; another policy goes by its name."""
+    from rook_analyze.analysis.policy import POLICY_REVISION, HeuristicPolicy, policy_label
+
+    assert small_report.policy == POLICY_REVISION == policy_label(DEFAULT_POLICY)
+    assert policy_label(HeuristicPolicy(name="mine", length_weight=3)) == "mine"

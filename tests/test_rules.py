@@ -625,3 +625,12 @@ def test_seats_as_numpy_integers_and_specs_that_are_not_text():
         r.seat_index(True)
     with pytest.raises(RulesError, match="rules 5: expected a Rules or a spec"):
         Rules.from_spec(5)
+
+
+def test_a_yes_or_no_knob_takes_the_words_its_message_lists():
+    for word, value in (("true", True), ("YES", True), ("on", True), ("1", True),
+                        ("false", False), ("no", False), ("Off", False), ("0", False)):
+        assert Rules.from_spec(f"full,one_high={word}").one_high is value
+    with pytest.raises(RulesError, match=re.escape("one_high='maybe': expected true or false (or yes/no, on/off, "
+                                                   "1/0)")):
+        Rules.from_spec("full,one_high=maybe")
