@@ -223,6 +223,10 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
         raise SimulationError(f"features {shown(missing)}: not columns of the frame")
     if not isinstance(target, str) or target not in frame.columns:
         raise SimulationError(f"target {shown(target)}: not a column of the frame (e.g. 'policy_points')")
+    text = [f for f in list(features) + [target] if not pd.api.types.is_numeric_dtype(frame[f])]
+    if text:
+        raise SimulationError(f"column {shown(text[0])} does not hold numbers: a hand count fits numbers "
+                              f"(e.g. 'counters', 'policy_points')")
     features = [f for f in features if frame[f].nunique() > 1]
     if len(frame) < len(features) + 2:
         raise TooFewRows(f"{len(frame)} rows are too few to fit a hand count on {len(features)} features")

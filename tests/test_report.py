@@ -881,3 +881,13 @@ def test_a_hand_count_compares_by_value_and_says_it_is_unhashable():
     assert count(12.0) == count(12.0) and count(12.0) != count(13.0)
     with pytest.raises(TypeError, match="unhashable type: 'HandCount'"):
         hash(count(12.0))
+
+
+def test_a_hand_count_on_a_text_column_names_it():
+    # numpy's "could not convert string to float: 'Rook B9 ...'" named no column
+    frame = pd.DataFrame({"counters": [5, 10, 15, 20, 25, 30], "hand": ["B14 R5"] * 6,
+                          "policy_points": [40, 45, 60, 70, 75, 90]})
+    with pytest.raises(SimulationError, match=re.escape("column 'hand' does not hold numbers")):
+        fit_count(frame, features=["counters", "hand"])
+    with pytest.raises(SimulationError, match="column 'hand' does not hold numbers"):
+        fit_count(frame, features=["counters"], target="hand")
