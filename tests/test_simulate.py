@@ -604,6 +604,16 @@ def strip_records(out: Path) -> None:
         pq.write_table(table.replace_schema_metadata(meta), path, compression="zstd")
 
 
+def edited_part(tmp_path: Path, edit) -> Path:
+    """A two-chunk dataset of 8 deals in tmp_path/run whose second part is
+    written again as ``edit(table)`` makes it; the folder."""
+    out = tmp_path / "run"
+    two_chunk_dataset(out, 8)
+    part = out / "part-000001.parquet"
+    pq.write_table(edit(pq.read_table(part)), part, compression="zstd")
+    return out
+
+
 def two_chunk_dataset(out: Path, deals: int):
     """A dataset of two chunks written in this process, and its plan."""
     plan = make_plan(TINY, deals, seed=3, chunk_size=deals // 2)
@@ -680,25 +690,20 @@ def test_damage_inside_a_part_that_leaves_its_footer_whole_is_found_and_computed
 def test_a_part_with_its_columns_in_another_order_or_one_more_reads_as_the_dataset(tmp_path):
     # read_dataset failed with pyarrow's two schemas in its message, naming no file;
     # report and pandas.read_parquet read such a part
-    out = tmp_path / "run"
-    two_chunk_dataset(out, 8)
-    whole = read_dataset(out)
-    part = out / "part-000001.parquet"
-    table = pq.read_table(part)
-    table = table.select(table.column_names[::-1])
-    table = table.append_column("note", pa.array(["checked"] * table.num_rows))
-    pq.write_table(table, part, compression="zstd")
+    two_chunk_dataset(tmp_path / "whole", 8)
+    whole = read_dataset(tmp_path / "whole")
+
+    def reorder(table):
+        table = table.select(table.column_names[::-1])
+        return table.append_column("note", pa.array(["checked"] * table.num_rows))
+
+    out = edited_part(tmp_path, reorder)
     pd.testing.assert_frame_equal(read_dataset(out), whole)
 
 
 def test_points_no_hand_holds_are_refused(tmp_path):
-    out = tmp_path / "run"
-    two_chunk_dataset(out, 8)
-    part = out / "part-000001.parquet"
-    table = pq.read_table(part)
-    i = table.column_names.index("policy_points")
-    table = table.set_column(i, "policy_points", pa.array([999] * table.num_rows, pa.int16()))
-    pq.write_table(table, part, compression="zstd")
+    out = edited_part(tmp_path, lambda t: t.set_column(t.column_names.index("policy_points"), "policy_points",
+                                                       pa.array([999] * t.num_rows, pa.int16())))
     total = Rules.from_spec(TINY).total_points
     with pytest.raises(SimulationError, match=re.escape(f"its column 'policy_points' holds 999, outside the 0 to "
                                                         f"{total} points of a hand")):
@@ -773,11 +778,7 @@ def test_a_damaged_part_is_an_error_for_the_report_and_is_computed_again_on_resu
 
 
 def test_a_part_missing_a_column_is_an_error_not_a_traceback(tmp_path):
-    out = tmp_path / "run"
-    two_chunk_dataset(out, 8)
-    part = out / "part-000001.parquet"
-    table = pq.read_table(part)
-    pq.write_table(table.drop_columns(["policy_points"]), part)
+    out = edited_part(tmp_path, lambda t: t.drop_columns(["policy_points"]))
     with pytest.raises(SimulationError, match="part-000001.parquet.*cannot be read.*no column 'policy_points'"):
         read_dataset(out, columns=["deal_id", "policy_points"])
     r = run_cli("report", str(out))
