@@ -33,7 +33,7 @@ from rook_analyze.solver.cards import COLORS, shown
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
 
-from .inputs import folder, reports_equal, whole
+from .inputs import folder, is_whole, reports_equal, whole
 
 # The features of the fitted count and how a player reads them.
 COUNT_FEATURES: tuple[str, ...] = ("counters", "rook", "longest", "tops", "high", "voids")
@@ -266,6 +266,41 @@ def _check_target(frame: pd.DataFrame, target: str) -> None:
         raise SimulationError(f"target {shown(target)}: not a column of the frame (e.g. 'policy_points')")
 
 
+def _check_columns(frame: pd.DataFrame, names: Sequence[str]) -> None:
+    """The columns a table reads: a dataset's rows (``read_dataset``) have them."""
+    if not isinstance(frame, pd.DataFrame):
+        raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    missing = [c for c in names if c not in frame.columns]
+    if missing:
+        raise SimulationError(f"frame: no column {shown(missing[0])} (the rows of a dataset, read_dataset, have it)")
+
+
+def _checked_bids(bids: Any) -> list[int]:
+    """Bid levels: whole numbers, in a list or tuple."""
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, (Sequence, np.ndarray)) \
+            or not all(is_whole(b) for b in bids):
+        raise SimulationError(f"bids {shown(bids)}: expected a list of bid levels, e.g. [70, 75, 80]")
+    return [int(b) for b in bids]
+
+
+def _checked_count(count: Any, frame: pd.DataFrame) -> pd.Series | None:
+    """A hand count for each row of ``frame`` (``HandCount.predict``), as a
+    Series on the frame's index; None stays None."""
+    if count is None:
+        return None
+    if isinstance(count, pd.Series) and count.index.equals(frame.index):
+        values = count
+    else:
+        try:
+            values = pd.Series(np.asarray(count, dtype=float), index=frame.index)
+        except (TypeError, ValueError):
+            raise SimulationError(f"count {shown(count)}: expected a number for each row of the frame "
+                                  f"(HandCount.predict(frame)), or None") from None
+    if not pd.api.types.is_numeric_dtype(values):
+        raise SimulationError(f"count {shown(count)}: expected numbers (HandCount.predict(frame)), or None")
+    return values
+
+
 def _bid_columns(bids: Sequence[int]) -> list[str]:
     return [f"make_{b}" for b in bids]
 
@@ -321,7 +356,11 @@ def make_interval(made: Sequence[bool] | np.ndarray, deals: Sequence[int] | np.n
     independent hands, on the safe side); it is the hands where all or
     none make it (no spread to measure), and one where every hand comes
     from a single deal."""
-    made = np.asarray(made, dtype=bool)
+    raw = np.asarray(made)
+    # yes or no a hand: True/False or 1/0; a 2 or a 0.5 taken as True hid a column of points passed by mistake
+    if raw.dtype != bool and not (raw.dtype.kind in "iuf" and np.isin(raw, (0, 1)).all()):
+        raise SimulationError(f"made {shown(made)}: expected True/False (or 1/0) a hand: did it make the bid")
+    made = raw.astype(bool)
     deals = np.asarray(deals)
     if made.ndim != 1 or made.shape != deals.shape:
         raise SimulationError(f"made and deals: shapes {made.shape} and {deals.shape}, expected one deal a hand "
@@ -380,6 +419,8 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
     buckets = whole("buckets", buckets, 1, error=SimulationError, most=MAX_BUCKETS)
     step = whole("step", step, 1, error=SimulationError)
     _check_target(frame, target)
+    bids = _checked_bids(bids)
+    count = _checked_count(count, frame)
     if count is None:
         row = {"bucket": "all hands", "rows": len(frame), "mean_count": float("nan"),
                "mean_points": float(frame[target].mean())}
@@ -417,6 +458,8 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[i
     width = whole("width", width, 1, error=SimulationError)
     min_rows = whole("min_rows", min_rows, 1, error=SimulationError)
     _check_target(frame, target)
+    bids = _checked_bids(bids)
+    count = _checked_count(count, frame)
     if count is None:
         return pd.DataFrame(columns=["count", "rows", "mean_points", *_bid_columns(bids), *_interval_columns(bids)])
     lo = width * np.floor(count.to_numpy() / width)
@@ -436,6 +479,9 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[i
 def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -> pd.DataFrame:
     """How the policy's trump compares with the best trump in hindsight."""
     rules = Rules.from_spec(rules)
+    _check_columns(frame, ("best_points", "policy_points", "policy_trump"))
+    if min_bid is not None and not is_whole(min_bid):
+        raise SimulationError(f"min_bid {shown(min_bid)}: expected a bid level (a whole number) or None")
     cost = frame["best_points"] - frame["policy_points"]
     big = 10 if rules.counters else 2  # a costly choice: two 5s, or (points = tricks) two tricks
     stats = [
@@ -469,6 +515,8 @@ def trump_length(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Seq
     """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
     rules = Rules.from_spec(rules)
     _check_target(frame, target)
+    _check_columns(frame, ("policy_trump",))
+    bids = _checked_bids(bids)
     length = np.zeros(len(frame), dtype=int)
     trump = frame["policy_trump"].to_numpy()
     for c in COLORS:
@@ -492,6 +540,8 @@ def by_position(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequ
     """Results by the declarer's seat relative to the dealer, with who leads first."""
     rules = Rules.from_spec(rules)
     _check_target(frame, target)
+    _check_columns(frame, ("position", "seat", "declarer_leads", "side_leads", "best_points"))
+    bids = _checked_bids(bids)
     show = [bids[0], bids[len(bids) // 2]] if bids else []
     rows = []
     n = rules.seats

@@ -891,3 +891,32 @@ def test_a_hand_count_on_a_text_column_names_it():
         fit_count(frame, features=["counters", "hand"])
     with pytest.raises(SimulationError, match="column 'hand' does not hold numbers"):
         fit_count(frame, features=["counters"], target="hand")
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda f: bid_success(f, [1, 2], [70], "policy_points"), "count [1, 2]: expected a number for each row"),
+    (lambda f: bid_success(f, None, "70", "policy_points"), "bids '70': expected a list of bid levels"),
+    (lambda f: make_by_count(f, ["a"] * len(f), [70], "policy_points"), "count ['a', 'a', 'a', 'a']: expected"),
+    (lambda f: trump_choice(None, "hasbro", 70), "frame NoneType: expected a pandas DataFrame"),
+    (lambda f: trump_choice(f.drop(columns="best_points"), "hasbro", 70), "frame: no column 'best_points'"),
+    (lambda f: trump_choice(f, "hasbro", "70"), "min_bid '70': expected a bid level"),
+    (lambda f: trump_length(f, "hasbro", "policy_points", 70), "bids 70: expected a list of bid levels"),
+    (lambda f: by_position(f.drop(columns="side_leads"), "hasbro", "policy_points", [70]),
+     "frame: no column 'side_leads'"),
+])
+def test_the_tables_name_a_wrong_argument(call, words):
+    """The report's tables, called from Python with a wrong argument: one
+    error that quotes it, where AttributeError, KeyError or numpy's own came."""
+    frame = pd.DataFrame({"policy_points": [50, 60, 70, 80], "best_points": [60, 60, 70, 90],
+                          "policy_trump": list("BRYG"), "position": [1, 2, 3, 4], "seat": list("NESW"),
+                          "declarer_leads": [True, False, False, False], "side_leads": [True, False, True, False]})
+    assert len(bid_success(frame, [1.0, 2.0, 3.0, 4.0], [70], "policy_points")) >= 1  # a plain list of counts
+    with pytest.raises(SimulationError, match=re.escape(words)):
+        call(frame)
+
+
+def test_make_interval_takes_yes_or_no_a_hand():
+    # points passed by mistake (made = [2, 0.5]) were taken as True, and gave an interval
+    assert make_interval([1, 0, 1, 1], [0, 0, 1, 1]) == make_interval([True, False, True, True], [0, 0, 1, 1])
+    with pytest.raises(SimulationError, match=re.escape("made [2, 0.5]: expected True/False (or 1/0) a hand")):
+        make_interval([2, 0.5], [1, 2])
