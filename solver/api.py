@@ -484,7 +484,7 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     trick_cards = as_cards(trick, "trick")
     if len(trick_cards) >= n:
         raise IllegalActionError(f"trick {shown(' '.join(c.rdn() for c in trick_cards))}: a trick in progress "
-                                 f"has at most {n - 1} cards, not {len(trick_cards)}")
+                                 f"has at most {n - 1} card{'' if n == 2 else 's'}, not {len(trick_cards)}")
     led_bits = -1
     tbits = []
     for i, card in enumerate(trick_cards):

@@ -221,7 +221,7 @@ class Rules:
                 # the defenders are one side for the double-dummy value but score
                 # seat by seat: whether two of them reaching N together earns it is not defined
                 raise bad(f"most_tricks={n}:{p} needs two sides: with teams={ALONE} the defenders "
-                          f"score seat by seat")
+                          f"score seat by seat (add most_tricks=none to play without the bonus)")
             # the side that wins at least N tricks gets P: with N at most half the
             # tricks both sides may (a 5-5 split of dixie40's ten tricks without a nest)
             if not 1 <= n <= self.hand_size:

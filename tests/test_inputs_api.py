@@ -499,3 +499,15 @@ def test_bytes_are_no_cards(small):
     raises(InvalidCardError, b"B5", Hand.from_cards, b"B5")
     c1, _ = _two_cards(small, "B")
     raises(InvalidCardError, c1.rdn().encode(), solve, small, "B", "N", trick=c1.rdn().encode())
+
+
+def test_a_trick_too_long_at_two_seats_and_a_preset_bonus_without_sides_say_how_to_go_on():
+    two = Rules.from_spec("hasbro,seats=2,teams=01,hand_size=8,nest_size=5")
+    deal = random_deal(two, 1)
+    cards = sorted(deal.hands[0], key=lambda c: c.index)[:2]
+    with pytest.raises(RookError, match="a trick in progress has at most 1 card, not 2"):
+        solve(deal, "B", "P1", "P1", None, cards)
+    # dixie40's own most_tricks, at a table without sides: the message names the way out
+    with pytest.raises(RookError, match="add most_tricks=none to play without the bonus"):
+        Rules.from_spec("dixie40,seats=3,teams=alone")
+    assert Rules.from_spec("dixie40,seats=3,teams=alone,most_tricks=none").most_tricks is None
