@@ -260,8 +260,7 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
 # ------------------------------------------------------------------ tables
 def _check_target(frame: pd.DataFrame, target: str) -> None:
     """The points column a table is made of: a column of the frame."""
-    if not isinstance(frame, pd.DataFrame):
-        raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    _check_columns(frame, ())
     if not isinstance(target, str) or target not in frame.columns:
         raise SimulationError(f"target {shown(target)}: not a column of the frame (e.g. 'policy_points')")
 

@@ -33,6 +33,7 @@ import re
 import secrets
 import signal
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -675,11 +676,10 @@ def prepare_output(out: str | os.PathLike, plan: Plan, resume: bool) -> set[int]
 def _check_writable(out: Path) -> None:
     """Raise the OSError of a folder the run cannot write its parts in, before
     any chunk is computed (a resume into a read-only folder solved its first
-    chunks before the first part failed to be written)."""
-    probe = out / f".part-probe.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"  # a temporary name: a
-    with open(probe, "wb"):                                                # leftover is removed
+    chunks before the first part failed to be written). A file of our own,
+    made and gone at once, as ``output_file`` tries a folder."""
+    with tempfile.TemporaryFile(dir=out):
         pass
-    probe.unlink()
 
 
 def _read_part(out: Path, index: int, columns: Sequence[str] | None, span: tuple[int, int],

@@ -753,7 +753,7 @@ def _first_table() -> tuple:
 # in progress, the seat to play had no card, and the probe played a card that
 # is none (index 64) past the end of its one-ply arrays: heap memory
 # corrupted on the loading thread, and a segmentation fault when Python freed
-# it at exit (about one run in three of a multi-deal ``solve --trick``).
+# it at exit (about one run in ten of a multi-deal ``solve --trick``).
 def _load_solve(pos: _Position) -> None:
     if not kernel.solve_exact.overloads:
         _first_call_here(kernel.solve_exact, pos.hands, pos.leader, np.zeros_like(pos.trick), 0, 0, pos.P, pos.side,

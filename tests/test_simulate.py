@@ -713,21 +713,20 @@ def test_points_no_hand_holds_are_refused(tmp_path):
 def test_a_resume_into_a_folder_it_cannot_write_stops_before_any_chunk(tmp_path, monkeypatch):
     """A read-only folder: a new run was refused at once, but a resume solved
     its first chunks and failed only when it wrote a part. (Root writes
-    anywhere, so the folder's refusal is played by the probe's open.)"""
-    import builtins
-
-    import rook_analyze.analysis.simulate as simulate_module
+    anywhere, so the folder's refusal is played by its probe, a temporary file there.)"""
+    import tempfile
 
     out = tmp_path / "run"
     two_chunk_dataset(out, 8)
     (out / "part-000001.parquet").unlink()
+    made = tempfile.TemporaryFile
 
-    def refusing_open(file, *args, **kwargs):
-        if Path(file).name.startswith(".part-probe."):
-            raise PermissionError(13, "Permission denied", str(file))
-        return builtins.open(file, *args, **kwargs)
+    def refusing(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir) == out:
+            raise PermissionError(13, "Permission denied", str(dir))
+        return made(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(simulate_module, "open", refusing_open, raising=False)
+    monkeypatch.setattr(tempfile, "TemporaryFile", refusing)
     written = []
     with pytest.raises(SimulationError, match=re.escape(f"output folder {str(out)!r}: Permission denied")):
         simulate(TINY, 8, out, seed=3, resume=True, workers=1, progress=False,
