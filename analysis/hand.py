@@ -53,8 +53,8 @@ from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
 from rook_analyze.solver.errors import RulesError
 from rook_analyze.solver.rules import Rules
 
-from .policy import DEFAULT_POLICY, policy_label, NestPolicy, take_nest
-from .inputs import MAX_SAMPLES, callable_or_none, check_policy, number, reports_equal, threads_count, whole
+from .policy import DEFAULT_POLICY, check_policy, policy_label, NestPolicy, take_nest
+from .inputs import MAX_SAMPLES, callable_or_none, json_records, number, reports_equal, threads_count, whole
 from .sampling import Constraint, DealSampler, resolve_seed
 
 DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (passing is worth 0); "
@@ -132,8 +132,8 @@ class HandReport:
             "settled": self.settled,
             "time_limit": self.time_limit,
             "timed_out": self.timed_out,
-            "trumps": _records(self.trumps),
-            "bids": _records(self.bids),
+            "trumps": json_records(self.trumps),
+            "bids": json_records(self.bids),
             "recommendation": {"bid": self.recommendation.bid, "trump": self.recommendation.trump,
                                "rule": DECISION_RULE},
         }
@@ -150,20 +150,6 @@ class HandReport:
         frame = frame[cols]
         frame["bid"] = frame["bid"].astype("Int64")
         return frame
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    out = []
-    for row in df.to_dict(orient="records"):
-        clean = {}
-        for k, v in row.items():
-            if isinstance(v, (np.integer,)):
-                v = int(v)
-            elif isinstance(v, (float, np.floating)):
-                v = None if not math.isfinite(v) else float(v)
-            clean[k] = v
-        out.append(clean)
-    return out
 
 
 # ------------------------------------------------------------------ sampling
@@ -373,8 +359,10 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     such text); ``constraints`` narrow the other hands (``"E:B>=3"``, or a
     list). Numbers must be whole numbers where counts are meant (``samples``,
     ``seed``, ``threads``): 2.9 or True is an error, not 2 or 1. ``threads``:
-    solver threads (None: every core). ``policy``: the declarer's nest policy
-    (``trump``, ``discard`` and ``choose``; ``HeuristicPolicy`` by default).
+    solver threads (None: every core; at most ``most_threads()``). ``policy``:
+    the declarer's nest policy (``trump``, ``discard`` and ``choose``;
+    ``HeuristicPolicy`` by default; another's answers are checked as they
+    come, ``CheckedPolicy``).
     ``progress(k)`` is called as solves finish: one per trump the rules allow
     (``rules.trumps``: 4, or 5 with no trump) per sample."""
     rules = Rules.from_spec(rules)
@@ -382,10 +370,11 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         raise RulesError(f"rules {rules.spec()!r} have no bidding: bid advice needs min_bid and max_bid")
     samples = whole("samples", samples, 1, most=MAX_SAMPLES)
     if precision is not None:
-        # kept as given; inf would be met by any standard error and nan by none
-        number("precision", precision, above=0, what="a standard error in points", finite=True)
+        # finite: inf would be met by any standard error and nan by none; kept
+        # as a float, so the report's json takes it (numpy's float32 it does not)
+        precision = number("precision", precision, above=0, what="a standard error in points", finite=True)
     if time_limit is not None:
-        limit_s = number("time_limit", time_limit, above=0, what="seconds")  # a float: an int beyond floats is inf
+        time_limit = number("time_limit", time_limit, above=0, what="seconds")  # a float: an int beyond floats is inf
     threads = threads_count(threads)
     policy = check_policy(policy)
     progress = callable_or_none("progress", progress)
@@ -406,12 +395,12 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         k = min(step, samples - done)
         if time_limit is not None:
             elapsed = time.monotonic() - began
-            if done > 0 and elapsed >= limit_s:
+            if done > 0 and elapsed >= time_limit:
                 timed_out = True
                 break
             rate = done / elapsed if done > 0 and elapsed > 0 else 0.0
             # capped before int(): a limit no run reaches (inf, 1e308 s) fits the whole round
-            fits = rate * (limit_s - elapsed) * TIME_SHARE if rate > 0 else 0.0
+            fits = rate * (time_limit - elapsed) * TIME_SHARE if rate > 0 else 0.0
             k = min(k, max(least, int(min(fits, k))))
             if precision is not None:
                 k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit

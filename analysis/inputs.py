@@ -18,6 +18,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+import numpy as np
+
+from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.cards import Hand, first_card, shown
 from rook_analyze.solver.errors import ConstraintError, DuplicateCardError, InvalidCardError, RookError
 from rook_analyze.solver.rules import Rules
@@ -57,9 +60,15 @@ def optional_whole(name: str, value: Any, least: int = 0, *, error: type[RookErr
     return None if value is None else whole(name, value, least, error=error, most=most)
 
 
-def threads_count(value: Any, name: str = "threads", *, error: type[RookError] = ConstraintError) -> int | None:
-    """Threads (or workers): None for the default, else a whole number, 1 or more."""
-    return optional_whole(name, value, 1, error=error)
+def threads_count(value: Any, name: str = "threads", *, error: type[RookError] = ConstraintError,
+                  most: bool = True) -> int | None:
+    """Threads (or workers): None for the default, else a whole number, 1 or
+    more and, with ``most``, at most ``most_threads()``."""
+    count = optional_whole(name, value, 1, error=error)
+    if most and count is not None and count > most_threads():
+        raise error(f"{name}={count}: at most {most_threads()} on this machine (each solver thread keeps a table "
+                    f"of its own)")
+    return count
 
 
 def number(name: str, value: Any, *, above: float | None = 0.0, at_least: float | None = None,
@@ -151,12 +160,25 @@ def callable_or_none(name: str, value: Any, *, error: type[RookError] = Constrai
     return value
 
 
-def check_policy(policy: Any) -> Any:
-    """A nest policy: an object with ``trump``, ``discard`` and ``choose`` (e.g. ``HeuristicPolicy()``)."""
-    if not all(callable(getattr(policy, m, None)) for m in ("trump", "discard", "choose")):
-        raise ConstraintError(f"policy={shown(policy)}: expected a nest policy with trump, discard and choose "
-                              f"methods, e.g. HeuristicPolicy()")
-    return policy
+def json_ready(value: Any) -> Any:
+    """``value`` as json takes it: numpy scalars as Python's, NaN and the
+    infinities as None (json has no such number), dicts and lists item by item."""
+    if isinstance(value, Mapping):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value) if math.isfinite(value) else None
+    return value
+
+
+def json_records(df: Any) -> list[dict[str, Any]]:
+    """A DataFrame's rows as json-ready dicts (``json_ready``)."""
+    return [json_ready(row) for row in df.to_dict(orient="records")]
 
 
 def output_file(path: Any, kind: str, extensions: Sequence[str], error: type[RookError] = ConstraintError) -> str:

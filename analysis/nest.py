@@ -75,11 +75,15 @@ from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCard
 from rook_analyze.solver.rules import Rules
 
 from .hand import wilson
-from .policy import DEFAULT_POLICY, policy_label, HeuristicPolicy, NestPolicy, take_nest
-from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, check_policy, hand_and_nest, number, reports_equal,
-                     threads_count, whole)
+from .policy import DEFAULT_POLICY, check_policy, policy_label, HeuristicPolicy, NestPolicy, take_nest
+from .inputs import (MAX_SAMPLES, as_hand, callable_or_none, hand_and_nest, is_whole, json_records, number,
+                     reports_equal, threads_count, whole)
 from .sampling import NEST, Constraint, DealSampler, check_cards, check_hand, resolve_seed
 
+# the most discards of one trump the advisor lists and scores (each is a
+# tuple in a list first): `full` has 8,568 at most, a two-seat table with a
+# nest of 7 under 500,000; a nest of 10 there took 10 s and 864 MB to list
+MAX_DISCARDS = 1_000_000
 DEFAULT_SAMPLES = 16     # layouts the two finalists are solved on
 DEFAULT_CANDIDATES = 12  # options that enter the first round
 DEFAULT_TOP = 5          # options shown
@@ -214,6 +218,26 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return count
 
 
+def _discard_masks(discards: Any, cards: Hand, rules: Rules) -> np.ndarray:
+    """``discards`` as uint64 card masks, each ``nest_size`` cards of ``cards``:
+    a float or a negative number read as a mask was a wrong card set, silently."""
+    arr = np.asarray(discards) if isinstance(discards, (list, tuple, np.ndarray)) else None
+    if arr is None or arr.ndim != 1 or not (arr.size == 0 or np.issubdtype(arr.dtype, np.integer)) \
+            or (np.issubdtype(arr.dtype, np.signedinteger) and (arr < 0).any()):
+        raise ConstraintError(f"discards {shown(discards)}: expected a list or 1-d array of card masks "
+                              f"(whole numbers, bit i for card index i)")
+    masks = arr.astype(np.uint64)
+    stray = masks & ~np.uint64(cards.mask)
+    sizes = _popcount(masks)
+    bad = np.flatnonzero((stray != 0) | (sizes != rules.nest_size))
+    if bad.size:
+        m = int(masks[bad[0]])
+        why = (f"cards not in {cards.rdn()!r}" if stray[bad[0]] else
+               f"{int(sizes[bad[0]])} cards, not the nest's {rules.nest_size}")
+        raise ConstraintError(f"discards: mask {m} ({Hand(m & ((1 << 64) - 1)).rdn()!r}) holds {why}")
+    return masks
+
+
 def quick_scores(cards: Hand, trump: str, rules: Rules, discards: np.ndarray) -> np.ndarray:
     """A quick static estimate of the declaring side's points for each
     discard (uint64 card masks) of ``cards`` under ``trump``.
@@ -227,7 +251,7 @@ def quick_scores(cards: Hand, trump: str, rules: Rules, discards: np.ndarray) ->
     rules = Rules.from_spec(rules)
     cards = as_hand(cards, rules)
     trump = _trump(trump, rules)
-    discards = np.asarray(discards, np.uint64)
+    discards = _discard_masks(discards, cards, rules)
     t = _tables(cards, trump, rules)
     held = np.uint64(cards.mask)
     keep = held & ~discards
@@ -287,6 +311,10 @@ def _all_discards(cards: Hand, k: int, no_birds: bool, trump_mask: int) -> np.nd
         pool = idx
     if k == 0:
         return np.zeros(1, np.uint64)
+    ways = math.comb(len(pool), k)
+    if ways > MAX_DISCARDS:  # listed before any solve: past this, minutes and gigabytes of lists
+        raise ConstraintError(f"nest of {k} cards: {ways:,} ways to bury {k} of {len(pool)} cards, more than the "
+                              f"nest advisor weighs ({MAX_DISCARDS:,} a trump)")
     bits = np.array([1 << i for i in pool], np.uint64)
     combos = np.array(list(itertools.combinations(range(len(pool)), k)), np.int64)
     out = np.zeros(len(combos), np.uint64)
@@ -481,6 +509,10 @@ def halving_schedule(candidates: int, samples: int) -> list[tuple[int, int]]:
 
 def planned_solves(schedule: Sequence[tuple[int, int]]) -> int:
     """The solves a schedule costs: each round's options on its new layouts."""
+    if isinstance(schedule, (str, bytes)) or not isinstance(schedule, Sequence) or not all(
+            isinstance(r, tuple) and len(r) == 2 and all(is_whole(x) and x >= 0 for x in r) for r in schedule):
+        raise ConstraintError(f"schedule {shown(schedule)}: expected (options, layouts) pairs, "
+                              f"as halving_schedule gives")
     total, before = 0, 0
     for n, layouts in schedule:
         total += n * (layouts - before)
@@ -603,7 +635,7 @@ class NestReport:
         """The json document of CONTRACT.md, plus the extra fields."""
         rec = self.recommendation
         options = []
-        for row in _records(self.top_options()):
+        for row in json_records(self.top_options()):
             row["discard"] = row["discard"].split() if row["discard"] else []
             row["keep"] = row["keep"].split()
             row["sources"] = row["sources"].split(",")
@@ -672,22 +704,6 @@ def _num(v: Any) -> Any:
         return None
     v = float(v)
     return v if math.isfinite(v) else None
-
-
-def _records(df: pd.DataFrame) -> list[dict[str, Any]]:
-    out = []
-    for row in df.to_dict(orient="records"):
-        clean = {}
-        for k, v in row.items():
-            if isinstance(v, (bool, np.bool_)):
-                v = bool(v)
-            elif isinstance(v, np.integer):
-                v = int(v)
-            elif isinstance(v, (float, np.floating)):
-                v = None if not math.isfinite(v) else float(v)
-            clean[k] = v
-        out.append(clean)
-    return out
 
 
 # -------------------------------------------------------------- advisor

@@ -66,13 +66,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, shown
 from rook_analyze.solver.deal import Deal
-from rook_analyze.solver.errors import IllegalActionError
+from rook_analyze.solver.errors import ConstraintError, IllegalActionError, RookError
 from rook_analyze.solver.rules import Rules
 
 from .inputs import as_hand, number
@@ -297,6 +297,71 @@ POLICY_REVISION = "heuristic 3"
 def policy_label(policy: object) -> str:
     """How a report names the declarer's policy: the default one by its
     revision (``POLICY_REVISION``, as datasets name it), another by its name."""
+    if isinstance(policy, CheckedPolicy):
+        return policy_label(policy.policy)
     if policy == DEFAULT_POLICY:
         return POLICY_REVISION
     return getattr(policy, "name", type(policy).__name__)
+
+
+def check_policy(policy: Any) -> Any:
+    """A nest policy: an object with ``trump``, ``discard`` and ``choose``
+    (e.g. ``HeuristicPolicy()``). A policy of the caller's own comes back
+    wrapped in ``CheckedPolicy``, so a bad answer is an error at once."""
+    if type(policy) is HeuristicPolicy or isinstance(policy, CheckedPolicy):  # a subclass may answer otherwise
+        return policy
+    if not all(callable(getattr(policy, m, None)) for m in ("trump", "discard", "choose")):
+        raise ConstraintError(f"policy={shown(policy)}: expected a nest policy with trump, discard and choose "
+                              f"methods, e.g. HeuristicPolicy()")
+    return CheckedPolicy(policy)
+
+
+@dataclass(frozen=True)
+class CheckedPolicy:
+    """A caller's policy whose every answer is checked before the advisors
+    use it: a trump the rules allow (any case, as ``Rules.check_trump``
+    reads it) and discards (a ``Hand`` or Rook deal notation) of the nest's
+    size from the cards it was given. Without the check a bad answer
+    surfaced as a bare Python error, some only after every sample was
+    solved, and ``nest`` dropped a discard of the wrong size without a word."""
+
+    policy: Any
+
+    @property
+    def name(self) -> str:
+        return policy_label(self.policy)
+
+    def _fault(self, method: str, answer: object, why: str) -> IllegalActionError:
+        return IllegalActionError(f"policy {self.name!r}: {method}() gave {shown(answer)}: {why}")
+
+    def _trump(self, method: str, answer: object, rules: Rules) -> str:
+        try:
+            return rules.check_trump(answer)  # type: ignore[arg-type]
+        except RookError as e:
+            raise self._fault(method, answer, str(e)) from None
+
+    def _discard(self, method: str, answer: object, cards: Hand, rules: Rules) -> Hand:
+        try:
+            discard = as_hand(answer, rules, "discard")
+        except RookError as e:
+            raise self._fault(method, answer, str(e)) from None
+        if len(discard) != rules.nest_size:
+            raise self._fault(method, answer, f"the declarer discards {rules.nest_size} cards (the nest's size), "
+                                              f"not {len(discard)}")
+        if discard.mask & ~cards.mask:
+            raise self._fault(method, answer, f"the declarer holds only {cards.rdn()!r}")
+        return discard
+
+    def trump(self, cards: Hand, rules: Rules) -> str:
+        return self._trump("trump", self.policy.trump(cards, rules), rules)
+
+    def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand:
+        return self._discard("discard", self.policy.discard(cards, trump, rules), cards, rules)
+
+    def choose(self, cards: Hand, rules: Rules) -> NestChoice:
+        choice = self.policy.choose(cards, rules)
+        if not isinstance(choice, NestChoice):
+            raise self._fault("choose", choice, "expected a NestChoice")
+        trump = self._trump("choose", choice.trump, rules)
+        discard = self._discard("choose", choice.discard, cards, rules)
+        return NestChoice(trump, discard, cards - discard)

@@ -33,7 +33,7 @@ from rook_analyze.solver.cards import COLORS, shown
 from rook_analyze.solver.errors import plural
 from rook_analyze.solver.rules import Rules
 
-from .inputs import folder, is_whole, reports_equal, whole
+from .inputs import folder, is_whole, json_ready, reports_equal, whole
 
 # The features of the fitted count and how a player reads them.
 COUNT_FEATURES: tuple[str, ...] = ("counters", "rook", "longest", "tops", "high", "voids")
@@ -213,6 +213,8 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
     would pass for a held-out one."""
     if not isinstance(frame, pd.DataFrame):
         raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    if frame.empty:  # no mean, no quantile for the buckets: numpy's errors and warnings
+        raise SimulationError("frame: no rows (a table needs a dataset's rows, read_dataset)")
     if features is None:
         features = [f for f in COUNT_FEATURES if f in frame.columns]
     elif isinstance(features, str) or not all(isinstance(f, str) for f in features):
@@ -266,9 +268,12 @@ def _check_target(frame: pd.DataFrame, target: str) -> None:
 
 
 def _check_columns(frame: pd.DataFrame, names: Sequence[str]) -> None:
-    """The columns a table reads: a dataset's rows (``read_dataset``) have them."""
+    """The columns a table reads: a dataset's rows (``read_dataset``) have
+    them, and at least one row."""
     if not isinstance(frame, pd.DataFrame):
         raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
+    if frame.empty:  # no mean, no quantile for the buckets: numpy's errors and warnings
+        raise SimulationError("frame: no rows (a table needs a dataset's rows, read_dataset)")
     missing = [c for c in names if c not in frame.columns]
     if missing:
         raise SimulationError(f"frame: no column {shown(missing[0])} (the rows of a dataset, read_dataset, have it)")
@@ -295,8 +300,9 @@ def _checked_count(count: Any, frame: pd.DataFrame) -> pd.Series | None:
         except (TypeError, ValueError):
             raise SimulationError(f"count {shown(count)}: expected a number for each row of the frame "
                                   f"(HandCount.predict(frame)), or None") from None
-    if not pd.api.types.is_numeric_dtype(values):
-        raise SimulationError(f"count {shown(count)}: expected numbers (HandCount.predict(frame)), or None")
+    if not pd.api.types.is_numeric_dtype(values) or not np.isfinite(values.to_numpy(dtype=float)).all():
+        raise SimulationError(f"count {shown(count)}: expected a finite number for each row "
+                              f"(HandCount.predict(frame)), or None")
     return values
 
 
@@ -610,7 +616,7 @@ class Report:
         doc: dict[str, Any] = {"dataset": self.dataset(), "bids": list(self.bids), "count": self.count_dict()}
         for name, table in self.tables().items():
             doc[name] = table.to_dict(orient="records")
-        return doc
+        return json_ready(doc)  # a bucket with no count has a NaN mean: None, as json has no NaN
 
     def to_long(self) -> pd.DataFrame:
         """Every number of the report as rows ``section, row, column, value`` (the csv form)."""

@@ -272,7 +272,7 @@ class DealSampler:
         self.rules = rules
         self.holder = holder  # who holds ``hand``, in messages: the bidder's (hand), the declarer's (nest)
         if seat is not None and hand is None:
-            raise InvalidCardError(f"hand None: expected seat {shown(seat)}'s cards, a Hand or Rook deal notation "
+            raise InvalidCardError(f"hand None: expected the cards of seat {shown(seat)}, a Hand or Rook deal notation "
                                    f"(or neither a seat nor a hand, for deals with no bidder)")
         if seat is None and hand is not None:
             raise ConstraintError(f"seat=None, hand={shown(hand)}: give the seat that holds the hand "

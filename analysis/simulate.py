@@ -53,7 +53,7 @@ from rook_analyze.solver.cards import Hand, shown
 from rook_analyze.solver.deal import MAX_SEED, Deal, random_deal
 from rook_analyze.solver.errors import RookError
 from rook_analyze.solver import api
-from rook_analyze.solver.api import stop_requested, table_bits
+from rook_analyze.solver.api import most_threads, stop_requested, table_bits
 from rook_analyze.solver.rules import Rules
 
 from .inputs import (callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count,
@@ -1219,8 +1219,8 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     CLI's choice); False nothing. ``on_chunk(index, worker)``
     is called after each part is written."""
     rules = Rules.from_spec(rules)
-    workers = threads_count(workers, "workers", error=SimulationError)
-    most = max(64, 4 * (os.cpu_count() or 1))
+    workers = threads_count(workers, "workers", error=SimulationError, most=False)  # its own message below
+    most = most_threads()
     if workers is not None and workers > most:
         # one process each: more than a few per core only thrashes the machine
         raise SimulationError(f"workers={workers}: at most {most} on this machine (a process each); "

@@ -16,6 +16,7 @@ from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED,
                                      rounded_records, rules_option, save_csv, save_figure, seat_index,
                                      slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
+from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -49,7 +50,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
               help="Start no new samples once SECONDS have passed and report those solved (the last round "
                    "may overrun by a sample a thread). How many depends on the machine: the report says, and "
                    "--samples that many with the same --seed gives the same figures.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
               help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
                    "Results do not depend on it.")
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "

@@ -14,6 +14,7 @@ from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED,
                                      format_table, known_option, output_format, output_then, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
+from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
@@ -58,7 +59,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0' (repeatable, "
                    "all must hold).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
               help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
                    "Results do not depend on it.")
 @output_format(help="table: the top options for a reader; json: one document (options: [{trump, discard, "

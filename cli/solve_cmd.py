@@ -13,7 +13,7 @@ from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, chec
                                      parse_deals, progress, read_deal_lines, rules_option, seat_index)
 from rook_analyze.solver import Card, Deal, RookError, Rules, card_values, play_line
 from rook_analyze.solver import solve as solve_deal
-from rook_analyze.solver.api import _in_order_on_threads, _load_kernels, default_threads, table_bits
+from rook_analyze.solver.api import _in_order_on_threads, _load_kernels, default_threads, most_threads, table_bits
 
 COLUMNS = ("deal", "rules", "trump", "declarer", "leader", "dealer", "declarer_points",
            "defender_points", "nodes", "ms")
@@ -72,7 +72,7 @@ def several_deals(words: tuple[str, ...], rules: Rules) -> bool:
 @click.option("--line", "with_line", is_flag=True,
               help="Also give a line of perfect play to the end of the hand: each seat in turn plays its best "
                    "card (the first in card order among equals), each trick's winner marked.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
               help="Deals solved at once, one a thread (a deal's own search is on one thread), each thread with a "
                    "table of about 250 MB. "
                    "Default: all cores. The values and the order of the output do not depend on it.")

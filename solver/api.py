@@ -867,12 +867,23 @@ def _check_threads(threads) -> int:
         return default_threads()
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
         raise RookError(f"threads {shown(threads)}: expected a whole number 1 or more (None: every core)")
+    if threads > most_threads():
+        raise RookError(f"threads {int(threads)}: at most {most_threads()} on this machine (each solver thread "
+                        f"keeps a table of its own)")
     return int(threads)
 
 
 def default_threads() -> int:
     """The cores this process may run on (at least 1)."""
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+
+
+def most_threads() -> int:
+    """The most solver threads (or ``simulate`` worker processes) a call may
+    ask for: four a core, and 64 on any machine. Past a few a core they only
+    thrash it, and each keeps a table of about 253 MB; 200 of them ended in
+    numpy's MemoryError halfway through a run."""
+    return max(64, 4 * (os.cpu_count() or 1))
 
 
 def table_bytes(bits: int) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from rook_analyze.analysis import (Constraint, DealSampler, HandReport, HeuristicPolicy, NestReport,
@@ -15,6 +16,7 @@ from rook_analyze.analysis import (Constraint, DealSampler, HandReport, Heuristi
 from rook_analyze.analysis.features import hand_features
 from rook_analyze.analysis.nest import allowed_trumps, check_nest, halving_schedule
 from rook_analyze.analysis.plots import PlotError, check_plot_path
+from rook_analyze.analysis.policy import NestChoice
 from rook_analyze.analysis.report import build_report, plot_report
 from rook_analyze.analysis.sampling import resolve_seed
 from rook_analyze.analysis.simulate import (Plan, SimulationError, check_scheduler_address, load_plan, make_plan,
@@ -312,7 +314,7 @@ def test_sampler_seats_and_hands():
     # a seat without its hand, or a hand without its seat (neither: a dealer with no bidder)
     with raises(ConstraintError, "seat=None, hand='B14", "give the seat that holds the hand"):
         DealSampler(TINY, None, HAND)
-    with raises(InvalidCardError, "hand None: expected seat 'N'"):
+    with raises(InvalidCardError, "hand None: expected the cards of seat 'N'"):
         DealSampler(TINY, "N", None)
     with raises(InvalidCardError, "hand 'B14 B13 X9 G5'"):
         DealSampler(TINY, "N", "B14 B13 X9 G5")
@@ -563,3 +565,128 @@ def test_an_array_is_no_feature_operator_or_trump():
     cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
     with raises(IllegalActionError, "trump array([0, 1])"):
         HeuristicPolicy().discard(cards, bad, rules)
+
+
+# ---------------------------------------------------- a policy of one's own
+class _Answers:
+    """A policy whose answers are the heuristic's, unless told otherwise."""
+
+    name = "mine"
+
+    def __init__(self, trump=None, discard=None):
+        self._trump, self._discard = trump, discard
+
+    def trump(self, cards, rules):
+        return self._trump(cards, rules) if self._trump else HeuristicPolicy().trump(cards, rules)
+
+    def discard(self, cards, trump, rules):
+        return self._discard(cards, trump, rules) if self._discard else HeuristicPolicy().discard(cards, trump, rules)
+
+    def choose(self, cards, rules):
+        # the two answers, unchecked (the discard for the heuristic's trump: one for "X" would fail in here)
+        discard = self.discard(cards, HeuristicPolicy().trump(cards, rules), rules)
+        return NestChoice(self.trump(cards, rules), discard, discard)
+
+
+def _heuristic_discard(cards, trump, rules):
+    return HeuristicPolicy().discard(cards, trump, rules)
+
+
+@pytest.mark.parametrize("policy, quoted", [
+    (_Answers(trump=lambda c, r: "X"), "gave 'X': trump 'X': choose B, R, Y, G"),
+    (_Answers(trump=lambda c, r: None), "gave None: trump None: expected a trump name"),
+    (_Answers(discard=lambda c, t, r: None), "gave None: discard None: expected a Hand"),
+    (_Answers(discard=lambda c, t, r: _heuristic_discard(c, t, r).rdn().split()[0]),
+     "the declarer discards 5 cards (the nest's size), not 1"),
+    (_Answers(discard=lambda c, t, r: Hand.from_rdn("B5 B6 B7 B8 B9")), "the declarer holds only"),
+])
+def test_a_policys_bad_answer_is_an_error_in_both_advisors(policy, quoted):
+    """Before: a bare ValueError from tuple.index, an AttributeError after
+    every sample was solved, or (``nest``, a discard of the wrong size) the
+    policy's choice dropped without a word. ``hand`` asks trump() and
+    discard(), ``nest`` choose() and discard()."""
+    with raises(IllegalActionError, "policy 'mine': ", quoted):
+        analyze_hand(HAND, BID_RULES, samples=2, seed=1, policy=policy)
+    with raises(IllegalActionError, "policy 'mine': ", quoted):
+        analyze_nest(HAND, NEST, TINY, samples=2, seed=1, candidates=3, policy=policy)
+
+
+def test_a_policys_answers_as_text_or_any_case_are_taken_as_the_heuristics():
+    mine = _Answers(trump=lambda c, r: HeuristicPolicy().trump(c, r).lower(),
+                    discard=lambda c, t, r: _heuristic_discard(c, t, r).rdn())
+    ours = HeuristicPolicy(name="mine")
+    a = analyze_hand(HAND, BID_RULES, samples=3, seed=1, policy=mine)
+    b = analyze_hand(HAND, BID_RULES, samples=3, seed=1, policy=ours)
+    assert a.policy == b.policy == "mine"
+    pd.testing.assert_frame_equal(a.detail, b.detail)
+    n = analyze_nest(HAND, NEST, TINY, samples=2, seed=1, candidates=3, policy=mine)
+    m = analyze_nest(HAND, NEST, TINY, samples=2, seed=1, candidates=3, policy=ours)
+    assert n.to_dict() == m.to_dict() and n.recommendation.policy == m.recommendation.policy
+
+
+def test_a_hand_report_with_numpy_figures_writes_as_json():
+    import json
+
+    rep = analyze_hand(HAND, BID_RULES, samples=2, seed=1, precision=np.float32(5), time_limit=np.float32(100))
+    doc = json.loads(json.dumps(rep.to_dict(), allow_nan=False))
+    assert doc["precision"] == 5.0 and doc["time_limit"] == 100.0
+
+
+@pytest.mark.parametrize("discards, quoted", [
+    ([-1], "discards [-1]: expected a list or 1-d array of card masks"),
+    (["x"], "discards ['x']"),
+    ([1.5], "discards [1.5]"),
+    ([[1, 2]], "discards [[1, 2]]"),
+    (7, "discards 7"),
+])
+def test_quick_scores_take_masks_only(discards, quoted):
+    from rook_analyze.analysis.nest import quick_scores
+
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    with raises(ConstraintError, quoted):
+        quick_scores(cards, "B", TINY, discards)
+
+
+def test_quick_scores_refuse_a_discard_not_held_or_of_another_size():
+    from rook_analyze.analysis.nest import quick_scores
+
+    rules = Rules.from_spec(TINY)
+    cards = Hand.from_rdn(HAND) | Hand.from_rdn(NEST)
+    five = HeuristicPolicy().discard(cards, "B", rules)
+    assert quick_scores(cards, "B", rules, [five.mask]).shape == (1,)
+    with raises(ConstraintError, "holds 1 cards, not the nest's 5"):
+        quick_scores(cards, "B", rules, [five.mask, Hand.from_rdn("B14").mask])
+    with raises(ConstraintError, "holds cards not in"):
+        quick_scores(cards, "B", rules, [Hand.from_rdn("B5 B6 B7 B8 B9").mask])
+
+
+@pytest.mark.parametrize("schedule", [None, [(1,)], "ab", [(2, -1)], [(2.5, 4)]])
+def test_planned_solves_take_a_schedule_only(schedule):
+    from rook_analyze.analysis.nest import planned_solves
+
+    with raises(ConstraintError, f"schedule {schedule!r}: expected (options, layouts) pairs"):
+        planned_solves(schedule)
+
+
+def test_a_nest_too_big_to_list_its_discards_is_refused_at_once():
+    # a two-seat table with a nest of 10: 3,268,760 discards a trump, 10 s and 864 MB just to list them
+    rules = Rules.from_spec("full,seats=2,teams=alone,nest_size=10")
+    from rook_analyze.solver import random_deal
+
+    deal = random_deal(rules, seed=3)
+    with raises(ConstraintError, "nest of 10 cards: 3,268,760 ways to bury 10 of 25 cards"):
+        nest_candidates(deal.hands[0], deal.nest, rules)
+
+
+def test_threads_past_four_a_core_are_refused():
+    from rook_analyze.solver import solve_batch
+    from rook_analyze.solver.api import most_threads
+
+    most = most_threads()
+    with raises(ConstraintError, f"threads={most + 1}: at most {most} on this machine"):
+        analyze_hand(HAND, BID_RULES, samples=2, seed=1, threads=most + 1)
+    with raises(ConstraintError, f"threads={most + 1}: at most {most}"):
+        analyze_nest(HAND, NEST, TINY, samples=2, seed=1, threads=most + 1)
+    deal = DealSampler(TINY).deal(0, 1)
+    with raises(RookError, f"threads {most + 1}: at most {most}"):
+        solve_batch([deal], ["B"], "N", threads=most + 1)

@@ -903,6 +903,15 @@ def test_a_hand_count_on_a_text_column_names_it():
     (lambda f: trump_length(f, "hasbro", "policy_points", 70), "bids 70: expected a list of bid levels"),
     (lambda f: by_position(f.drop(columns="side_leads"), "hasbro", "policy_points", [70]),
      "frame: no column 'side_leads'"),
+    # a count with NaN or inf: "cannot convert float NaN to integer" from the buckets
+    (lambda f: bid_success(f, [np.nan] * len(f), [70], "policy_points"), "count [nan, nan, nan, nan]: expected a "
+                                                                           "finite number"),
+    (lambda f: make_by_count(f, [1.0, np.inf, 2.0, 3.0], [70], "policy_points"), "count [1.0, inf, 2.0, 3.0]"),
+    # no rows: numpy's IndexError from the bucket edges, or tables of NaN
+    (lambda f: bid_success(f.iloc[:0], [], [70], "policy_points"), "frame: no rows"),
+    (lambda f: bid_success(f.iloc[:0], None, [70], "policy_points"), "frame: no rows"),
+    (lambda f: trump_choice(f.iloc[:0], "hasbro", 70), "frame: no rows"),
+    (lambda f: by_position(f.iloc[:0], "hasbro", "policy_points", [70]), "frame: no rows"),
 ])
 def test_the_tables_name_a_wrong_argument(call, words):
     """The report's tables, called from Python with a wrong argument: one
@@ -920,3 +929,18 @@ def test_make_interval_takes_yes_or_no_a_hand():
     assert make_interval([1, 0, 1, 1], [0, 0, 1, 1]) == make_interval([True, False, True, True], [0, 0, 1, 1])
     with pytest.raises(SimulationError, match=re.escape("made [2, 0.5]: expected True/False (or 1/0) a hand")):
         make_interval([2, 0.5], [1, 2])
+
+
+def test_the_report_document_is_strict_json(tmp_path):
+    """A dataset too small for a hand count has a NaN mean count in
+    ``bid_success``: ``to_dict`` says null, as json has no NaN (the CLI's
+    json said so already; a library caller's ``json.dumps`` wrote NaN)."""
+    out = tmp_path / "one"
+    plan = make_plan(RULES, 1, seed=3, chunk_size=1)
+    prepare_output(out, plan, resume=False)
+    write_part(out, 0, simulate_chunk(plan, 0))
+    rep = build_report(out)
+    assert rep.count is None and np.isnan(rep.bid_success["mean_count"].iloc[0])
+    doc = json.loads(json.dumps(rep.to_dict(), allow_nan=False))
+    assert doc["bid_success"][0]["mean_count"] is None
+    assert doc["bid_success"][0]["rows"] == 4
