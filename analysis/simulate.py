@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import errno
 import io
+import contextlib
 import itertools
 import json
 import logging
@@ -40,7 +41,7 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -91,6 +92,39 @@ class SimulationError(RookError):
     def __init__(self, message: str, cli_message: str | None = None) -> None:
         super().__init__(message)
         self.cli_message = message if cli_message is None else cli_message
+
+
+class ClusterLost(RuntimeError):
+    """The run cannot go on on its cluster: the scheduler's connection was
+    lost, or Dask gave up on a chunk whose workers kept dying. Not bad input
+    (a ``RuntimeError``, not a ``RookError``): the finished parts are kept,
+    and a resume finishes the run. ``cli_message`` as ``SimulationError``'s."""
+
+    def __init__(self, message: str, cli_message: str) -> None:
+        super().__init__(message)
+        self.cli_message = cli_message
+
+
+def _cluster_lost(e: BaseException, key: str, out: Path, plan: Plan, deals_in: int) -> ClusterLost | None:
+    """``e`` from a chunk's future as the error to tell, where it says the
+    cluster lost the run (else None: the chunk's own error, raised as it is).
+    Dask's own were a traceback of 75 lines with no word of a resume."""
+    name = type(e).__name__
+    if name == "KilledWorker":  # distributed.scheduler.KilledWorker, past allowed-failures
+        index = int(key.rsplit("-", 1)[-1])
+        why = (f"the workers that ran chunk {index} died each time (out of memory, or killed), and Dask gave up "
+               f"on it")
+    elif name in ("FutureCancelledError", "CancelledError"):  # the scheduler's connection went
+        # "... cancelled for reason: scheduler-connection-lost.\nClient lost ...": the reason's word
+        reason = str(e).rsplit("reason:", 1)[-1].split()[0].rstrip(".") if "reason:" in str(e) else "cancelled"
+        why = f"the run's tasks were cancelled ({reason}): the scheduler was lost"
+    else:
+        return None
+
+    def message(how: str) -> str:
+        return f"{why}; {deals_in} of {plan.deals} deals are in {str(out)!r}: run again with {how} to finish"
+
+    return ClusterLost(message("resume=True"), message("--resume"))
 
 
 def _resume_error(message: Callable[[str], str]) -> SimulationError:
@@ -1046,15 +1080,49 @@ def _check_scheduler_answers(address: str, timeout: float) -> None:
         comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
         await comm.close()
 
+    # an event loop of its own, whatever the caller runs, on a daemon thread: a pool's
+    # thread is joined on the way out, so Ctrl-C waited out the whole timeout (90 s)
+    answer: list[BaseException | None] = []
+
+    def run_probe() -> None:
+        try:
+            asyncio.run(probe())
+            answer.append(None)
+        except BaseException as e:  # handed to the caller's thread
+            answer.append(e)
+
+    worker = threading.Thread(target=run_probe, name="rook-scheduler-probe", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)  # in short waits, so a signal's handler runs at once
+    e = answer[0] if answer else RuntimeError("the probe ended without an answer")
+    if e is None:
+        return
+    if isinstance(e, (OSError, asyncio.TimeoutError)):  # refused, or no answer in time
+        why = str(e) or f"no answer within {timeout:g} s"
+        if _refused(address):
+            why = f"nothing listens there, the connection is refused; {why}"
+    else:  # an answer that is not Dask's (a MemoryError, its first bytes read as a frame length)
+        why = f"what answers does not speak Dask's protocol: {type(e).__name__}"
+    raise SimulationError(f"scheduler {shown(address)}: no Dask scheduler answers there ({why})") from None
+
+
+def _refused(address: str) -> bool:
+    """Does a tcp address refuse a connection now (no process listens on the
+    port)? Dask's connect retries a refusal until its timeout, as for a
+    scheduler still starting, so its message says only "timed out"."""
+    import socket
+
+    from distributed.comm import parse_host_port
+
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:  # an event loop of its own, whatever the caller runs
-            pool.submit(asyncio.run, probe()).result()
-    except Exception as e:
-        if isinstance(e, (OSError, asyncio.TimeoutError)):  # refused, or no answer in time
-            why = str(e) or f"no answer within {timeout:g} s"
-        else:  # an answer that is not Dask's (a MemoryError, its first bytes read as a frame length)
-            why = f"what answers does not speak Dask's protocol: {type(e).__name__}"
-        raise SimulationError(f"scheduler {shown(address)}: no Dask scheduler answers there ({why})") from None
+        host, port = parse_host_port(address.split("://", 1)[-1])
+        with socket.create_connection((host, port), timeout=1):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def _connect(address: str, timeout: float) -> Any:
@@ -1305,10 +1373,10 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
                 try:
                     _check_scheduler_answers(scheduler, connect_timeout)
                     own_client = client = _connect(scheduler, connect_timeout)
-                except Exception as e:  # (a tls:// address without Dask's TLS settings is a TypeError)
-                    if not had_meta:  # nothing was computed: leave the output folder as it was
+                except BaseException as e:  # (a tls:// address without Dask's TLS settings is a TypeError)
+                    if not had_meta:  # nothing was computed (Ctrl-C too): leave the output folder as it was
                         _undo_output(out_path, existed)
-                    if isinstance(e, SimulationError):
+                    if isinstance(e, SimulationError) or not isinstance(e, Exception):
                         raise
                     raise SimulationError(f"scheduler {shown(scheduler)}: no Dask scheduler answers there "
                                           f"({str(e) or type(e).__name__})") from None
@@ -1363,7 +1431,13 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
         deals_computed = 0
         try:
             for fut in queue:
-                index, payload, address, _ = fut.result()
+                try:
+                    index, payload, address, _ = fut.result()
+                except Exception as e:
+                    lost = _cluster_lost(e, fut.key, out_path, plan, done_deals + deals_computed)
+                    if lost is None:
+                        raise
+                    raise lost from None
                 table = pa.ipc.open_stream(payload).read_all()
                 write_part(out_path, index, table)
                 del live[fut.key]
@@ -1395,8 +1469,49 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
         return SimulationSummary(str(out_path), plan, len(done), computed, deals_computed,
                                  time.perf_counter() - t0, n_workers, by_worker)
     finally:
-        if own_client is not None:
-            own_client.close()
-        if own_cluster is not None:
-            own_cluster.close()
+        with _signals_held():
+            if own_client is not None:
+                own_client.close()
+            if own_cluster is not None:
+                own_cluster.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """While the block runs (a cluster's close, a second or so), a first
+    Ctrl-C, SIGTERM or SIGHUP waits for its end, then goes to the handler it
+    would have reached; a second goes there at once. A close cut short by a
+    signal was left to distributed's exit-time cleanup, which waited out its
+    10 s timeout (a service manager's grace period is often 10 s). Off the
+    main thread (where signals cannot be handled) the block changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    previous: dict[int, Any] = {}
+
+    def deliver(signum: int) -> None:
+        handler = previous[signum]
+        if callable(handler):
+            handler(signum, None)  # the command's: stop the searches, raise its KeyboardInterrupt
+        elif handler == signal.SIG_DFL:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    def hold(signum: int, frame: Any) -> None:
+        held.append(signum)
+        if len(held) > 1:  # asked twice: no more waiting
+            deliver(signum)
+
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            num = getattr(signal, name)
+            previous[num] = signal.signal(num, hold)
+    try:
+        yield
+    finally:
+        for num, handler in previous.items():
+            signal.signal(num, handler)
+    if held:
+        deliver(held[0])
 

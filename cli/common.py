@@ -506,6 +506,27 @@ def _columns(records: Sequence[Mapping[str, Any]]) -> list[str]:
     return cols
 
 
+# characters of standard output's data a write: at most 8 KiB once encoded (4 bytes a
+# character at most), so each goes through Python's buffer, never around it (``echo_data``)
+_PIECE = 2048
+
+
+def echo_data(text: str, nl: bool = True) -> None:
+    """Write ``text`` (a command's data) to standard output in pieces of up
+    to 8 KiB, flushed as click does. One larger write goes straight to the
+    pipe; where the reader leaves partway (``| head -1``) the system takes
+    part of it, and Python's buffered writer dropped the rest without an
+    error: the command exited 0 with its json cut short. Through the buffer
+    the next piece meets the closed pipe, and the command ends as it does on
+    one (quietly, status 1). Text smaller than a pipe's buffer (64 KiB on
+    Linux), as a ``hand`` or ``report`` table, still goes out whole before
+    the reader can stop."""
+    if nl:
+        text += "\n"
+    for i in range(0, len(text), _PIECE):
+        click.echo(text[i:i + _PIECE], nl=False)
+
+
 def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:
     """Print a DataFrame, a list of dicts or (json only) one dict to standard
     output as ``table``, ``json`` (one document), ``jsonl`` (one object a line)
@@ -513,7 +534,7 @@ def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:
     fmt = fmt.lower()
     if fmt == "json":
         doc = plain(data) if isinstance(data, Mapping) else records_of(data)
-        click.echo(json.dumps(doc, indent=2))
+        echo_data(json.dumps(doc, indent=2))
         return
     if isinstance(data, Mapping):
         data = [data]
@@ -524,11 +545,11 @@ def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:
         for r in records:
             click.echo(json.dumps(r))
     elif fmt == "csv":
-        click.echo(format_csv(records, columns), nl=False)
+        echo_data(format_csv(records, columns), nl=False)
     elif fmt == "table":
         text = format_table(records, columns)
         if text:
-            click.echo(text)
+            echo_data(text)
     else:
         raise BadInput(f"unknown output format {fmt!r}")
 

@@ -10,7 +10,7 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, check_detail_path,
-                                     checked, compile_notice, constraint_option, detail_option, emit_report, finite,
+                                     checked, compile_notice, constraint_option, detail_option, echo_data, emit_report, finite,
                                      format_table, known_option, output_format, output_then, progress, rounded_records,
                                      rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
@@ -138,15 +138,12 @@ def _print_table(report) -> None:
             f"{d['dealer']} deals, {d['leader']} leads")
     if d["bid"] is not None:
         head += f"  |  bid {d['bid']}"
-    click.echo(head)
     rounds = ", ".join(f"{r['options']} on {r['layouts']}" for r in d["schedule"])
     line = (f"{plural(d['candidates'], 'option')}, {plural(d['solves'], 'solve')} (options on layouts: {rounds}), "
             f"seed {d['seed']}, best by {d['objective']}")
     if d["constraints"] or d["known"]:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
-    click.echo(line)
-    click.echo()
     columns = [c for c in _TABLE if not (no_nest and c == "discard")]
-    click.echo(format_table(rounded_records(report.top_options(), _DIGITS, columns)))
-    click.echo()
-    click.echo(f"recommendation: {report.recommendation.text()}")
+    # one text, as hand's table
+    echo_data("\n".join([head, line, "", format_table(rounded_records(report.top_options(), _DIGITS, columns)), "",
+                          f"recommendation: {report.recommendation.text()}"]))

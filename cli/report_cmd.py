@@ -9,7 +9,7 @@ import click
 import pandas as pd
 
 from rook_analyze.analysis.plots import check_plot_path
-from rook_analyze.cli.common import (checked, format_table, output_format, output_then, plain, records_of,
+from rook_analyze.cli.common import (checked, echo_data, format_table, output_format, output_then, plain, records_of,
                                      save_figure)
 from rook_analyze.analysis.report import MIN_COUNT_ROWS, TARGETS, Report
 from rook_analyze.solver import Rules
@@ -64,12 +64,12 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
 
     def output() -> None:
         if fmt == "json":
-            click.echo(json.dumps(plain(rep.to_dict()), indent=2))
+            echo_data(json.dumps(plain(rep.to_dict()), indent=2))
         elif fmt == "csv":
             # pandas writes floats in full (the shared csv printer rounds to 6 digits)
-            click.echo(rep.to_long().to_csv(index=False, lineterminator="\n"), nl=False)
+            echo_data(rep.to_long().to_csv(index=False, lineterminator="\n"), nl=False)
         else:
-            click.echo(render_table(rep))
+            echo_data(render_table(rep))
 
     def files() -> None:
         if plot is not None:

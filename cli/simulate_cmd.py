@@ -9,7 +9,8 @@ import click
 
 from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, finite, output_format, rules_option,
                                      say_stopped, stopped_by)
-from rook_analyze.analysis.simulate import CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, finished_chunks, is_ours, load_plan
+from rook_analyze.analysis.simulate import (CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, ClusterLost,
+                                            finished_chunks, is_ours, load_plan)
 from rook_analyze.solver import Rules
 
 
@@ -82,6 +83,8 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
         word, status = stopped_by(e)
         _interrupted(out, word)
         sys.exit(status)
+    except ClusterLost as e:  # not bad input: status 1, with how to finish the run
+        raise click.ClickException(e.cli_message) from None
     except OSError as e:
         # a read or write the system refused during the run (a full disk, say): status 1;
         # a folder that cannot be made at all was refused before the run, as bad input
@@ -108,5 +111,8 @@ def _interrupted(out: str, word: str) -> None:
         say_stopped(f"{word}; nothing written to {out!r}")
         return
     done = sum(plan.chunk_span(i)[1] for i in finished_chunks(out) if i < plan.chunks)
+    if done == plan.deals:  # stopped as the cluster closed: nothing is left to resume
+        say_stopped(f"{word} as the run closed: all {plan.deals} deals are in {out!r} (no summary printed)")
+        return
     say_stopped(f"{word}: {done} of {plan.deals} deals are in {out!r} ({META_FILE} keeps the plan); "
                 f"run the same command with --resume to finish")

@@ -458,6 +458,37 @@ def test_a_closed_pipe_ends_quietly():
     assert err == "" and proc.returncode in (0, 1)
 
 
+def _first_lines_then_close(args: list[str], lines: int) -> tuple[int, str]:
+    """The command's status and standard error where its reader takes
+    ``lines`` lines and leaves (``| head -N``)."""
+    proc = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    for _ in range(lines):
+        proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    return proc.wait(timeout=300), err
+
+
+def test_a_json_document_cut_by_its_reader_is_not_status_0():
+    """One 8.5 MB write of the document: the pipe took 64 KiB, and Python's
+    buffered writer dropped the rest without an error, so the command said
+    0 with its data cut. Written in pieces, the next piece meets the closed
+    pipe: status 1, quietly."""
+    status, err = _first_lines_then_close(["deal", "--rules", "hasbro", "--count", "20000", "--seed", "1",
+                                           "--format", "json"], 1)
+    assert (status, err) == (1, "")
+
+
+def test_a_hand_table_goes_out_whole_before_its_reader_stops():
+    """As the README says (| head -2): the table is one write, which the
+    pipe's buffer takes whole, so the status is 0; written a line at a time
+    the third line met the closed pipe (status 1)."""
+    status, err = _first_lines_then_close(["hand", "B14 B12 R13 Y11 G9", "--rules", "hasbro,hand_size=5",
+                                           "-n", "2", "--seed", "1"], 2)
+    assert status == 0 and "Traceback" not in err, err
+
+
 
 def test_a_ctrl_c_while_a_detail_file_is_written_leaves_no_temporary_file(tmp_path, monkeypatch):
     """save_csv writes to a temporary name, then renames: a Ctrl-C (or SIGTERM)

@@ -466,6 +466,77 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_status_130():
     assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
 
 
+@pytest.mark.parametrize("signame, status, word", [("SIGTERM", 143, "terminated"), ("SIGHUP", 129, "hangup")])
+def test_sigterm_or_sighup_while_the_command_loads_is_one_line(signame, status, word):
+    """The default action ended the process there with no word (status 143
+    and nothing on standard error); the entry point now takes them as it
+    takes Ctrl-C while it imports."""
+    signalled_import = (
+        "import builtins, os, signal, time\n"
+        "real = builtins.__import__\n"
+        "def fake(name, *args, **kwargs):\n"
+        "    if name == 'rook_analyze.cli.common':\n"
+        f"        os.kill(os.getpid(), signal.{signame})\n"
+        "        time.sleep(5)\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = fake\n"
+        "from rook_analyze.cli import run\n"
+        "run()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", signalled_import, "deal", "--rules", "hasbro"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (status, "", f"{word}\n")
+
+
+def test_a_signal_while_a_cluster_closes_waits_for_the_close_then_goes_on():
+    """simulate closes its cluster with the signals held: one cut short was
+    left to distributed's exit-time clean-up, which waited out 10 s. The
+    held signal then reaches its handler; a second one does at once."""
+    from rook_analyze.analysis.simulate import _signals_held
+
+    seen = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(("handler", signum)))
+    try:
+        with _signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            seen.append("closed")
+        assert seen == ["closed", ("handler", signal.SIGTERM)]
+        seen.clear()
+        with _signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            seen.append("closed")
+        assert seen == [("handler", signal.SIGTERM), "closed", ("handler", signal.SIGTERM)]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_while_simulate_waits_for_a_scheduler_stops_it_at_once(tmp_path):
+    """The scheduler's check ran in a thread pool, whose thread the way out
+    waited for: a SIGTERM (or Ctrl-C) took the whole --connect-timeout
+    (90 s), and left the new folder's plan behind, so the same command was
+    then refused as a folder that is not empty."""
+    out = tmp_path / "run"
+    run = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "simulate", "--rules", "hasbro", "--deals", "4",
+                            "--out", str(out), "--seed", "3", "--scheduler", "tcp://127.0.0.1:1",
+                            "--connect-timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True)
+    deadline = time.monotonic() + 60
+    while not out.exists():  # the folder is made (and locked) just before the scheduler is asked
+        assert time.monotonic() < deadline and run.poll() is None
+        time.sleep(0.05)
+    time.sleep(1)
+    t0 = time.monotonic()
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=60)
+    assert time.monotonic() - t0 < 10
+    assert run.returncode == 143 and err == f"terminated; nothing written to {str(out)!r}\n", err
+    assert not out.exists()
+
+
 def test_a_dropped_sigterm_still_reads_as_sigterm(monkeypatch):
     # Python drops a handler's exception raised inside a __del__ ("Exception
     # ignored"); the stop flag still stops the next search, whose

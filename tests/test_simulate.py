@@ -1160,3 +1160,73 @@ def test_the_help_names_the_dataset_folder_dir():
     # the contract writes `--out DIR`, and the help's own text speaks of DIR
     r = CliRunner().invoke(main, ["simulate", "--help"])
     assert r.exit_code == 0 and re.search(r"^\s+--out DIR\s", r.output, re.M), r.output
+
+
+def test_a_chunk_whose_workers_keep_dying_ends_the_run_in_one_line_with_how_to_resume(tmp_path):
+    """Dask gives up on a task whose workers die ``allowed-failures`` times
+    (3 by default; 0 here, so one death does it): the run raised Dask's
+    KilledWorker, a traceback of many lines with no word of a resume."""
+    from distributed import Client
+
+    from rook_analyze.analysis.simulate import ClusterLost
+
+    sched_file = tmp_path / "scheduler.json"
+    env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
+    procs = []
+    try:
+        procs.append(subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
+                                       "0", "--no-dashboard", "--scheduler-file", str(sched_file)], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        deadline = time.monotonic() + 60
+        while not sched_file.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        time.sleep(0.2)
+        procs.append(_dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1", "--nthreads", "1",
+                           "--no-nanny", "--no-dashboard", log=tmp_path / "worker.log"))
+        address = json.loads(sched_file.read_text())["address"]
+        out = tmp_path / "run"
+        with Client(address, timeout="30s") as spy:
+            spy.wait_for_workers(1, timeout=90)
+
+            def on_chunk(index: int, worker: str) -> None:
+                if index == 0:  # the worker has the next chunk in hand: kill it there
+                    deadline = time.monotonic() + 30
+                    while not any(spy.processing().values()):
+                        assert time.monotonic() < deadline
+                        time.sleep(0.05)
+                    os.killpg(procs[1].pid, signal.SIGKILL)
+
+            with pytest.raises(ClusterLost) as caught:
+                simulate(CLUSTER_RULES, 9, out, CLUSTER_SEED, scheduler=address, chunk_size=1, progress=False,
+                         on_chunk=on_chunk)
+        text = str(caught.value)
+        assert "\n" not in text and "died each time (out of memory, or killed), and Dask gave up on it" in text
+        assert text.endswith(f"of 9 deals are in {str(out)!r}: run again with resume=True to finish")
+        assert "--resume" in caught.value.cli_message
+        assert finished_chunks(out)  # the parts written are kept
+    finally:
+        for proc in procs:
+            _kill_group(proc)
+
+
+def test_a_lost_scheduler_is_told_in_one_line_with_how_to_resume(tmp_path):
+    """A scheduler killed mid-run cancels the run's futures: Dask's
+    FutureCancelledError came out as a traceback of some 75 lines."""
+    from concurrent.futures import CancelledError
+
+    from rook_analyze.analysis.simulate import _cluster_lost
+
+    plan = make_plan(CLUSTER_RULES, 9, seed=1, chunk_size=1)
+    try:
+        from distributed.client import FutureCancelledError
+    except ImportError:  # older distributed: a plain CancelledError
+        error = CancelledError()
+    else:
+        error = FutureCancelledError("rook-simulate-0123456789ab-000004", "scheduler-connection-lost",
+                                     "Client lost the connection to the scheduler. Please check your connection.")
+    lost = _cluster_lost(error, "rook-simulate-0123456789ab-000004", tmp_path, plan, 3)
+    assert "\n" not in str(lost) and "the scheduler was lost; 3 of 9 deals are in" in str(lost)
+    assert lost.cli_message.endswith(": run again with --resume to finish")
+    # a chunk's own error is raised as it is
+    assert _cluster_lost(ZeroDivisionError("x"), "rook-simulate-0123456789ab-000004", tmp_path, plan, 3) is None
