@@ -443,47 +443,32 @@ def test_the_embedded_clusters_workers_never_see_ctrl_c_or_a_hangup_even_when_re
         cluster.close()
 
 
-def test_ctrl_c_while_the_command_loads_is_one_line_and_status_130():
+@pytest.mark.parametrize("stop, status, word", [
+    ("raise KeyboardInterrupt", 130, "interrupted"),
+    ("os.kill(os.getpid(), signal.SIGTERM); time.sleep(5)", 143, "terminated"),
+    ("os.kill(os.getpid(), signal.SIGHUP); time.sleep(5)", 129, "hangup"),
+], ids=["ctrl-c", "sigterm", "sighup"])
+def test_a_stop_while_the_command_loads_is_one_line(stop, status, word):
     """A Ctrl-C in the first tenths of a second, while the entry point imports
-    numba and the solver, ends as one in the middle of a command does."""
+    numba and the solver, ends as one in the middle of a command does; so do
+    SIGTERM and SIGHUP, whose default action ended the process there with no
+    word (status 143 and nothing on standard error)."""
     from importlib.metadata import entry_points
 
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "rook-analyze"]
     assert script.value == "rook_analyze.cli:run"
-    interrupted_import = (
-        "import builtins\n"
-        "real = builtins.__import__\n"
-        "def fake(name, *args, **kwargs):\n"
-        "    if name == 'rook_analyze.cli.common':\n"
-        "        raise KeyboardInterrupt\n"
-        "    return real(name, *args, **kwargs)\n"
-        "builtins.__import__ = fake\n"
-        "from rook_analyze.cli import run\n"
-        "run()\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", interrupted_import, "deal", "--rules", "hasbro"],
-                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
-    assert (proc.returncode, proc.stdout, proc.stderr) == (130, "", "interrupted\n")
-
-
-@pytest.mark.parametrize("signame, status, word", [("SIGTERM", 143, "terminated"), ("SIGHUP", 129, "hangup")])
-def test_sigterm_or_sighup_while_the_command_loads_is_one_line(signame, status, word):
-    """The default action ended the process there with no word (status 143
-    and nothing on standard error); the entry point now takes them as it
-    takes Ctrl-C while it imports."""
-    signalled_import = (
+    stopped_import = (
         "import builtins, os, signal, time\n"
         "real = builtins.__import__\n"
         "def fake(name, *args, **kwargs):\n"
         "    if name == 'rook_analyze.cli.common':\n"
-        f"        os.kill(os.getpid(), signal.{signame})\n"
-        "        time.sleep(5)\n"
+        f"        {stop}\n"
         "    return real(name, *args, **kwargs)\n"
         "builtins.__import__ = fake\n"
         "from rook_analyze.cli import run\n"
         "run()\n"
     )
-    proc = subprocess.run([sys.executable, "-c", signalled_import, "deal", "--rules", "hasbro"],
+    proc = subprocess.run([sys.executable, "-c", stopped_import, "deal", "--rules", "hasbro"],
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert (proc.returncode, proc.stdout, proc.stderr) == (status, "", f"{word}\n")
 
