@@ -104,7 +104,7 @@ def test_a_dealer_without_a_bidder_meets_known_cards_and_constraints():
     assert len(hands) > 30  # N's other cards are dealt, not fixed
     # the known cards' Rook may sit nowhere else
     assert not any(d.hands[k].has_bird() for d in deals for k in (1, 2, 3))
-    with pytest.raises(InvalidCardError, match="hand None: expected seat 'N'"):
+    with pytest.raises(InvalidCardError, match="hand None: expected the cards of seat 'N'"):
         DealSampler(HASBRO, "N")
     with pytest.raises(ConstraintError, match="give the seat that holds the hand"):
         DealSampler(HASBRO, hand=HASBRO_HAND)
