@@ -52,7 +52,7 @@ from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.solver.cards import Hand, shown
 from rook_analyze.solver.deal import MAX_SEED, Deal, random_deal
-from rook_analyze.solver.errors import RookError
+from rook_analyze.solver.errors import RookError, plural
 from rook_analyze.solver import api
 from rook_analyze.solver.api import most_threads, stop_requested, table_bits
 from rook_analyze.solver.rules import Rules
@@ -77,6 +77,7 @@ FIELD_WORDS = {"schema_version": "schema version", "chunk_size": "chunk size"}  
 # retries are for exceptions (a MemoryError...); a chunk of a lost worker is rerun anyway
 TASK_RETRIES = 2
 SUBMIT_WINDOW = 1000      # chunks submitted ahead of the parts written (at least 4 a worker thread)
+WORKER_WATCH_S = 10.0     # how often a run with progress looks for its cluster's workers (_watch_workers)
 READ_THREADS = 4          # threads reading parts (read_dataset)
 JOIN_PARTS = 256          # parts joined into one table as read_dataset reads them
 
@@ -1394,6 +1395,7 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
         if n_workers == 0 and bar.show:
             print(f"simulate: no worker has joined {scheduler or 'the cluster'} yet; the chunks wait for "
                   "one ('dask worker ADDRESS')", file=sys.stderr, flush=True)
+        watch = _watch_workers(client, scheduler or "the cluster", n_workers) if bar.show else None
         token = uuid.uuid4().hex[:12]
 
         def on_event(event: Any) -> None:
@@ -1457,6 +1459,8 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
                     # loop ran: the chunks run in other processes, so stop here
                     raise KeyboardInterrupt
         finally:
+            if watch is not None:
+                watch.set()
             bar.close()
             if subscribed:
                 try:
@@ -1474,6 +1478,31 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
                 own_client.close()
             if own_cluster is not None:
                 own_cluster.close()
+
+
+def _watch_workers(client: Any, where: str, workers: int) -> threading.Event:
+    """Say on standard error when the cluster has no worker left, and when
+    one is back: the run waits for them with no chunk finishing, so no
+    progress line came to show why it stood still. Looks every
+    ``WORKER_WATCH_S`` seconds on a daemon thread until the returned event is set."""
+    done = threading.Event()
+
+    def watch() -> None:
+        had = workers
+        while not done.wait(WORKER_WATCH_S):
+            try:
+                now = len(client.nthreads())
+            except Exception:  # a closing client: the run itself tells what went wrong
+                return
+            if now == 0 and had > 0:
+                print(f"simulate: no worker is left in {where}; the chunks wait for one ('dask worker ADDRESS')",
+                      file=sys.stderr, flush=True)
+            elif now > 0 and had == 0:
+                print(f"simulate: {plural(now, 'worker')} in {where} now; the chunks run", file=sys.stderr, flush=True)
+            had = now
+
+    threading.Thread(target=watch, name="rook-worker-watch", daemon=True).start()
+    return done
 
 
 @contextlib.contextmanager

@@ -1230,3 +1230,50 @@ def test_a_lost_scheduler_is_told_in_one_line_with_how_to_resume(tmp_path):
     assert lost.cli_message.endswith(": run again with --resume to finish")
     # a chunk's own error is raised as it is
     assert _cluster_lost(ZeroDivisionError("x"), "rook-simulate-0123456789ab-000004", tmp_path, plan, 3) is None
+
+
+def test_a_run_whose_workers_all_leave_says_so_and_when_one_is_back(tmp_path, monkeypatch, capsys):
+    """With no worker no chunk finishes, so no progress line came: the run
+    stood still without a word until one joined again."""
+    import rook_analyze.analysis.simulate as simulate_module
+    from distributed import Client
+
+    monkeypatch.setattr(simulate_module, "WORKER_WATCH_S", 0.3)
+    sched_file = tmp_path / "scheduler.json"
+    procs = {}
+    try:
+        procs["scheduler"] = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                   "--scheduler-file", str(sched_file), log=tmp_path / "scheduler.log")
+        deadline = time.monotonic() + 60
+        while not sched_file.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        time.sleep(0.2)
+
+        def worker(name: str) -> subprocess.Popen:
+            return _dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1", "--nthreads", "1",
+                         "--no-nanny", "--no-dashboard", log=tmp_path / f"{name}.log")
+
+        procs["w1"] = worker("w1")
+        address = json.loads(sched_file.read_text())["address"]
+        out = tmp_path / "run"
+        with Client(address, timeout="30s") as spy:
+            spy.wait_for_workers(1, timeout=90)
+
+            def on_chunk(index: int, worker_address: str) -> None:
+                if "w2" in procs:
+                    return
+                _kill_group(procs["w1"])  # the only worker: its chunk waits
+                deadline = time.monotonic() + 30
+                while "no worker is left" not in capsys.readouterr().err:
+                    assert time.monotonic() < deadline, "no word of the lost workers"
+                    time.sleep(0.1)
+                procs["w2"] = worker("w2")
+
+            summary = simulate(CLUSTER_RULES, 6, out, CLUSTER_SEED, scheduler=address, chunk_size=1, progress=True,
+                               on_chunk=on_chunk)
+        assert summary.deals_computed == 6
+        assert f"simulate: 1 worker in {address} now; the chunks run" in capsys.readouterr().err
+    finally:
+        for proc in procs.values():
+            _kill_group(proc)
