@@ -213,8 +213,6 @@ def fit_count(frame: pd.DataFrame, target: str = "policy_points",
     would pass for a held-out one."""
     if not isinstance(frame, pd.DataFrame):
         raise SimulationError(f"frame {type(frame).__name__}: expected a pandas DataFrame of a dataset's rows")
-    if frame.empty:  # no mean, no quantile for the buckets: numpy's errors and warnings
-        raise SimulationError("frame: no rows (a table needs a dataset's rows, read_dataset)")
     if features is None:
         features = [f for f in COUNT_FEATURES if f in frame.columns]
     elif isinstance(features, str) or not all(isinstance(f, str) for f in features):

@@ -23,9 +23,9 @@ workers need rook-analyze installed but no shared disk."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
-import contextlib
 import itertools
 import json
 import logging

@@ -11,10 +11,10 @@ from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, check_detail_path, checked,
-                                     compile_notice, constraint_option, detail_option, echo_data, emit_report, format_table,
-                                     joined, known_option, output_format, output_then, progress, read_deal_lines,
-                                     rounded_records, rules_option, save_csv, save_figure, seat_index,
-                                     slow_hands_notice)
+                                     compile_notice, constraint_option, detail_option, echo_data, emit_report,
+                                     format_table, joined, known_option, output_format, output_then, progress,
+                                     read_deal_lines, rounded_records, rules_option, save_csv, save_figure,
+                                     seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural

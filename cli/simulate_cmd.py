@@ -9,8 +9,8 @@ import click
 
 from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, finite, output_format, rules_option,
                                      say_stopped, stopped_by)
-from rook_analyze.analysis.simulate import (CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS, ClusterLost,
-                                            finished_chunks, is_ours, load_plan)
+from rook_analyze.analysis.simulate import (CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS,
+                                            ClusterLost, finished_chunks, is_ours, load_plan)
 from rook_analyze.solver import Rules
 
 
