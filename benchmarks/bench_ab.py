@@ -58,6 +58,7 @@ from rook_analyze.solver.config import TT_WAYS
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_hand import README_HAND, sample_hands  # noqa: E402
 from bench_solver import longest_color  # noqa: E402
+from bench_args import non_negative, positive, rules_spec, tt_bits  # noqa: E402
 
 
 def load_kernel(checkout: Path):
@@ -102,12 +103,12 @@ def deal_positions(spec: str, deals: int, seed: int) -> list:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", type=Path, required=True, help="a checkout of the project with the old kernel")
-    ap.add_argument("--samples", type=int, default=100, help="samples of each of the two hands (hand's work)")
-    ap.add_argument("--rules", default=None, help="full random deals of this preset instead of hand's work")
-    ap.add_argument("--deals", type=int, default=20, help="how many deals with --rules")
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--tt-bits", type=int, default=21)
-    ap.add_argument("--old-tt-bits", type=int, default=None, help="the old side's table size (default --tt-bits)")
+    ap.add_argument("--samples", type=positive, default=100, help="samples of each of the two hands (hand's work)")
+    ap.add_argument("--rules", type=rules_spec, default=None, help="full random deals of this preset instead of hand's work")
+    ap.add_argument("--deals", type=positive, default=20, help="how many deals with --rules")
+    ap.add_argument("--seed", type=non_negative, default=5)
+    ap.add_argument("--tt-bits", type=tt_bits, default=21, help="the solver table's size, 2^N entries (8 to 31)")
+    ap.add_argument("--old-tt-bits", type=tt_bits, default=None, help="the old side's table size (default --tt-bits)")
     ap.add_argument("--threads", type=int, default=1, help="solve on this many threads, chunks in turn")
     ap.add_argument("--processes", type=int, default=1,
                     help="run the comparison in this many fresh processes in turn and report each ratio")

@@ -62,7 +62,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_args import positive  # noqa: E402
+from bench_args import non_negative, positive  # noqa: E402
 
 # the simulated caches: this machine's per-core L1 data (48 KB, 12-way) and
 # its shared L3 (32 MB, 16-way), 64-byte lines
@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", type=Path, help="a checkout of the project with the old kernel")
     ap.add_argument("--samples", type=positive, default=10, help="samples of each of the two hands (hand's work)")
-    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--seed", type=non_negative, default=5)
     ap.add_argument("--new", type=Path, help="a checkout whose kernel to compare instead of this one's")
     ap.add_argument("--jobs", type=positive, default=2,
                     help="sides counted at once (default 2: the counts do not depend on the load, only the wall time)")

@@ -44,20 +44,20 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.solver import Rules, random_deal, solve_batch
 from rook_analyze.solver.api import default_threads
 
-from bench_args import positive, spot_seed
+from bench_args import non_negative, positive, rules_spec, spot_seed
 
 TARGETS = {"full": 30.0, "hasbro": 10.0}  # seconds with the default settings, warm, 2 cores
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rules", default="hasbro")
+    ap.add_argument("--rules", type=rules_spec, default="hasbro")
     ap.add_argument("--spots", type=positive, default=100)
-    ap.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="The advisor's --samples.")
-    ap.add_argument("--candidates", type=int, default=DEFAULT_CANDIDATES, help="The advisor's --candidates.")
-    ap.add_argument("--fresh", type=int, default=16, help="Fresh layouts per spot for the comparison (0: timing only).")
+    ap.add_argument("--samples", type=positive, default=DEFAULT_SAMPLES, help="The advisor's --samples.")
+    ap.add_argument("--candidates", type=positive, default=DEFAULT_CANDIDATES, help="The advisor's --candidates.")
+    ap.add_argument("--fresh", type=non_negative, default=16, help="Fresh layouts per spot for the comparison (0: timing only).")
     ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=non_negative, default=1)
     ap.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="The advisor's margin.")
     ap.add_argument("--out", default=None, help="Write one json line per spot here.")
     ap.add_argument("--resume", action="store_true",

@@ -82,7 +82,7 @@ from rook_analyze.analysis.nest import nest_sampler
 from rook_analyze.analysis.policy import DEFAULT_POLICY, HeuristicPolicy, take_nest
 from rook_analyze.solver import Rules, random_deal, solve_batch
 
-from bench_args import positive, spot_seed
+from bench_args import non_negative, positive, rules_spec, spot_seed
 
 
 class Protect(HeuristicPolicy):
@@ -100,10 +100,10 @@ VARIANTS = {"protect": Protect(name="protect"), "strip": HeuristicPolicy(name="s
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rules", default="hasbro")
+    ap.add_argument("--rules", type=rules_spec, default="hasbro")
     ap.add_argument("--spots", type=positive, default=200)
     ap.add_argument("--fresh", type=positive, default=16, help="Fresh layouts per differing spot.")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=non_negative, default=1)
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="protect")
     ap.add_argument("--all-trumps", action="store_true", help="Compare the discards under every trump.")
     ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")

@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench_args import positive
+from bench_args import counts, non_negative, positive, rules_spec, seconds
 
 
 def _rss_and_cpu() -> tuple[int, float]:
@@ -108,18 +108,17 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rules", default="hasbro")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", type=rules_spec, default="hasbro")
     ap.add_argument("--deals", type=positive, default=60)
     ap.add_argument("--chunk-size", type=positive, default=5)
-    ap.add_argument("--workers", default="1,2", help="comma-separated worker counts")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--sample", type=float, default=1.0, help="seconds between memory samples")
+    ap.add_argument("--workers", type=counts, default=[1, 2], help="comma-separated worker counts (default 1,2)")
+    ap.add_argument("--seed", type=non_negative, default=1)
+    ap.add_argument("--sample", type=seconds, default=1.0, help="seconds between memory samples")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     args = ap.parse_args(argv)
-    counts = [int(x) for x in args.workers.split(",") if x.strip()]
     results = []
-    for k in counts:
+    for k in args.workers:
         print(f"running {args.rules}: {args.deals} deals on {k} worker(s)...", file=sys.stderr, flush=True)
         results.append(run_once(args.rules, args.deals, args.chunk_size, k, args.seed, args.sample))
     by_k = {r["workers"]: r for r in results}

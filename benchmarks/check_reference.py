@@ -34,16 +34,16 @@ from naive import naive_defender_value, naive_value, random_endgame  # noqa: E40
 from rook_analyze.solver import Rules, random_deal, solve  # noqa: E402
 from rook_analyze.solver.deal import most_tricks_always_awarded  # noqa: E402
 
-from bench_args import positive
+from bench_args import non_negative, positive, rules_spec, seconds
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rules", default="hasbro")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rules", type=rules_spec, default="hasbro")
     ap.add_argument("--cards", type=positive, default=None, help="cards a seat (default: the whole hand)")
     ap.add_argument("--deals", type=positive, default=10)
-    ap.add_argument("--budget", type=float, default=None, help="seconds after which no new deal starts")
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=seconds, default=None, help="seconds after which no new deal starts")
+    ap.add_argument("--seed", type=non_negative, default=1)
     args = ap.parse_args()
     try:
         rules = Rules.from_spec(args.rules)

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from campaign import case_text, compare, random_position, random_rules, stored_bound_faults  # noqa: E402
 from rook_analyze.solver import Rules, random_deal, solve  # noqa: E402
 
-from bench_args import positive
+from bench_args import non_negative, positive, seconds
 
 
 def card_range(text: str) -> tuple[int, int]:
@@ -60,9 +60,9 @@ def card_range(text: str) -> tuple[int, int]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=300.0, help="start no new rule set after this")
-    ap.add_argument("--seed", type=int, default=7)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=seconds, default=300.0, help="start no new rule set after this")
+    ap.add_argument("--seed", type=non_negative, default=7)
     ap.add_argument("--cards", type=card_range, default=(3, 5), help="cards a seat, K or K-L (default 3-5)")
     ap.add_argument("--max-cards-in-play", type=positive, default=20,
                     help="fewer cards a seat where the seats would hold more (the reference's time grows fast)")

@@ -63,7 +63,7 @@ from bench_args import positive
 # keeps the object code (numba makes the folder when it first writes to it)
 _CACHE = os.path.join(tempfile.gettempdir(), f"rook-perf-numba-{os.getpid()}")
 os.environ["NUMBA_CACHE_DIR"] = _CACHE
-if "--lines" in sys.argv:
+if any(a == "--lines" or a.startswith("--lines=") for a in sys.argv[1:]):
     os.environ["NUMBA_DEBUGINFO"] = "1"  # line tables in the object code
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -30,7 +30,7 @@ from rook_analyze.analysis import hand as hand_module
 from rook_analyze.analysis.hand import analyze_hand, deciding_bids
 from rook_analyze.solver import Rules, random_deal
 
-from bench_args import positive
+from bench_args import positive, positive_number
 
 RULES = "hasbro,hand_size=5,min_bid=40,max_bid=120"
 
@@ -43,8 +43,8 @@ def se_only(rules, bids, rec, precision, points):
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--precision", type=float, default=2.0, help="hand's --precision (points)")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--precision", type=positive_number, default=2.0, help="hand's --precision (points)")
     ap.add_argument("--cap", type=positive, default=1500, help="hand's --samples with --precision")
     ap.add_argument("--hands", type=positive, default=30, help="random hands (seeds 1000, 1001, ...)")
     ap.add_argument("--reference", type=positive, default=4000, help="samples of the reference run")

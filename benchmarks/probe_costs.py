@@ -44,7 +44,7 @@ from rook_analyze.analysis.policy import DEFAULT_POLICY  # noqa: E402
 from rook_analyze.analysis.sampling import DealSampler  # noqa: E402
 from rook_analyze.solver import Rules, Solver, kernel  # noqa: E402
 
-from bench_args import positive
+from bench_args import non_negative, positive
 
 
 def mirrored_solve_exact(log):
@@ -85,7 +85,7 @@ def mirrored_solve_exact(log):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--samples", type=positive, default=10, help="Samples of each of the two hands (as --nodes N).")
-    ap.add_argument("--seed", type=int, default=5, help="bench_hand.py --nodes uses 5.")
+    ap.add_argument("--seed", type=non_negative, default=5, help="bench_hand.py --nodes uses 5.")
     args = ap.parse_args(argv)
 
     rules = Rules.preset("hasbro")
