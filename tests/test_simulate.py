@@ -927,10 +927,23 @@ def test_a_status_line_gives_a_time_left_of_more_than_a_day_in_hours(monkeypatch
 
 
 # ---------------------------------------------------------- real clusters
-def _dask(*args: str, log: Path) -> subprocess.Popen:
+def _dask(*args: str, log: Path, env: dict | None = None) -> subprocess.Popen:
     """A ``dask`` command of this environment, in its own process group (killed as a whole)."""
     return subprocess.Popen([sys.executable, "-m", "dask", *args], stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                            start_new_session=True)
+                            start_new_session=True, env=env)
+
+
+def _scheduler(where: Path, env: dict | None = None) -> tuple[subprocess.Popen, Path]:
+    """A ``dask scheduler`` on 127.0.0.1 and its scheduler file, once written."""
+    sched_file = where / "scheduler.json"
+    proc = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
+                 str(sched_file), log=where / "scheduler.log", env=env)
+    deadline = time.monotonic() + 60
+    while not sched_file.exists():
+        assert time.monotonic() < deadline, (where / "scheduler.log").read_text()
+        time.sleep(0.2)
+    time.sleep(0.2)  # the file is written whole, but give it a moment
+    return proc, sched_file
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -959,16 +972,9 @@ def cluster(tmp_path_factory):
     from distributed import Client
 
     where = tmp_path_factory.mktemp("cluster")
-    sched_file = where / "scheduler.json"
     procs = {}
     try:
-        procs["scheduler"] = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                   "--scheduler-file", str(sched_file), log=where / "scheduler.log")
-        deadline = time.monotonic() + 60
-        while not sched_file.exists():
-            assert time.monotonic() < deadline, (where / "scheduler.log").read_text()
-            time.sleep(0.2)
-        time.sleep(0.2)  # the file is written whole, but give it a moment
+        procs["scheduler"], sched_file = _scheduler(where)
         for name in ("w1", "w2"):
             procs[name] = _dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1",
                                 "--nthreads", "1", "--name", name, "--no-dashboard", "--death-timeout", "60",
@@ -1170,18 +1176,11 @@ def test_a_chunk_whose_workers_keep_dying_ends_the_run_in_one_line_with_how_to_r
 
     from rook_analyze.analysis.simulate import ClusterLost
 
-    sched_file = tmp_path / "scheduler.json"
-    env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
     procs = []
     try:
-        procs.append(subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port",
-                                       "0", "--no-dashboard", "--scheduler-file", str(sched_file)], env=env,
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-        deadline = time.monotonic() + 60
-        while not sched_file.exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
-        time.sleep(0.2)
+        scheduler, sched_file = _scheduler(tmp_path, env=dict(os.environ,
+                                                              DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0"))
+        procs.append(scheduler)
         procs.append(_dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1", "--nthreads", "1",
                            "--no-nanny", "--no-dashboard", log=tmp_path / "worker.log"))
         address = json.loads(sched_file.read_text())["address"]
@@ -1239,16 +1238,9 @@ def test_a_run_whose_workers_all_leave_says_so_and_when_one_is_back(tmp_path, mo
     from distributed import Client
 
     monkeypatch.setattr(simulate_module, "WORKER_WATCH_S", 0.3)
-    sched_file = tmp_path / "scheduler.json"
     procs = {}
     try:
-        procs["scheduler"] = _dask("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                   "--scheduler-file", str(sched_file), log=tmp_path / "scheduler.log")
-        deadline = time.monotonic() + 60
-        while not sched_file.exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.2)
-        time.sleep(0.2)
+        procs["scheduler"], sched_file = _scheduler(tmp_path)
 
         def worker(name: str) -> subprocess.Popen:
             return _dask("worker", "--scheduler-file", str(sched_file), "--host", "127.0.0.1", "--nthreads", "1",
