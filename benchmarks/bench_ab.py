@@ -104,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old", type=Path, required=True, help="a checkout of the project with the old kernel")
     ap.add_argument("--samples", type=positive, default=100, help="samples of each of the two hands (hand's work)")
-    ap.add_argument("--rules", type=rules_spec, default=None, help="full random deals of this preset instead of hand's work")
+    ap.add_argument("--rules", type=rules_spec, default=None,
+                    help="full random deals of this preset instead of hand's work")
     ap.add_argument("--deals", type=positive, default=20, help="how many deals with --rules")
     ap.add_argument("--seed", type=non_negative, default=5)
     ap.add_argument("--tt-bits", type=tt_bits, default=21, help="the solver table's size, 2^N entries (8 to 31)")

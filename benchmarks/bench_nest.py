@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--spots", type=positive, default=100)
     ap.add_argument("--samples", type=positive, default=DEFAULT_SAMPLES, help="The advisor's --samples.")
     ap.add_argument("--candidates", type=positive, default=DEFAULT_CANDIDATES, help="The advisor's --candidates.")
-    ap.add_argument("--fresh", type=non_negative, default=16, help="Fresh layouts per spot for the comparison (0: timing only).")
+    ap.add_argument("--fresh", type=non_negative, default=16,
+                    help="Fresh layouts per spot for the comparison (0: timing only).")
     ap.add_argument("--threads", type=positive, default=None, help="Solver threads (default: all cores).")
     ap.add_argument("--seed", type=non_negative, default=1)
     ap.add_argument("--margin", type=float, default=DEFAULT_MARGIN, help="The advisor's margin.")
