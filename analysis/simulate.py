@@ -1012,6 +1012,14 @@ class _Progress:
         left_text = _hours(left) if np.isfinite(left) else "?"
         return f"simulate: {n}/{self.total} deals, {rate:.1f} deals/s, {left_text} left"
 
+    def say(self, text: str) -> None:
+        """A line on standard error, above the bar where there is one (a
+        plain print lands in the middle of it)."""
+        if self.bar is not None:
+            self.bar.write(text, file=sys.stderr)
+        else:
+            print(text, file=sys.stderr, flush=True)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
@@ -1393,9 +1401,9 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
         n_workers = len(client.nthreads())
         bar = _Progress(plan.deals, done_deals, progress)
         if n_workers == 0 and bar.show:
-            print(f"simulate: no worker has joined {scheduler or 'the cluster'} yet; the chunks wait for "
-                  "one ('dask worker ADDRESS')", file=sys.stderr, flush=True)
-        watch = _watch_workers(client, scheduler or "the cluster", n_workers) if bar.show else None
+            bar.say(f"simulate: no worker has joined {scheduler or 'the cluster'} yet; the chunks wait for "
+                    "one ('dask worker ADDRESS')")
+        watch = _watch_workers(client, scheduler or "the cluster", n_workers, bar.say) if bar.show else None
         token = uuid.uuid4().hex[:12]
 
         def on_event(event: Any) -> None:
@@ -1480,8 +1488,8 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: i
                 own_cluster.close()
 
 
-def _watch_workers(client: Any, where: str, workers: int) -> threading.Event:
-    """Say on standard error when the cluster has no worker left, and when
+def _watch_workers(client: Any, where: str, workers: int, say: Callable[[str], None]) -> threading.Event:
+    """Say (``say``, on standard error) when the cluster has no worker left, and when
     one is back: the run waits for them with no chunk finishing, so no
     progress line came to show why it stood still. Looks every
     ``WORKER_WATCH_S`` seconds on a daemon thread until the returned event is set."""
@@ -1495,10 +1503,9 @@ def _watch_workers(client: Any, where: str, workers: int) -> threading.Event:
             except Exception:  # a closing client: the run itself tells what went wrong
                 return
             if now == 0 and had > 0:
-                print(f"simulate: no worker is left in {where}; the chunks wait for one ('dask worker ADDRESS')",
-                      file=sys.stderr, flush=True)
+                say(f"simulate: no worker is left in {where}; the chunks wait for one ('dask worker ADDRESS')")
             elif now > 0 and had == 0:
-                print(f"simulate: {plural(now, 'worker')} in {where} now; the chunks run", file=sys.stderr, flush=True)
+                say(f"simulate: {plural(now, 'worker')} in {where} now; the chunks run")
             had = now
 
     threading.Thread(target=watch, name="rook-worker-watch", daemon=True).start()
