@@ -122,16 +122,14 @@ def _cluster_lost(e: BaseException, key: str, out: Path, plan: Plan, deals_in: i
     else:
         return None
 
-    def message(how: str) -> str:
-        return f"{why}; {deals_in} of {plan.deals} deals are in {str(out)!r}: run again with {how} to finish"
-
-    return ClusterLost(message("resume=True"), message("--resume"))
+    return _resume_error(lambda how: f"{why}; {deals_in} of {plan.deals} deals are in {str(out)!r}: run again "
+                                     f"with {how} to finish", ClusterLost)
 
 
-def _resume_error(message: Callable[[str], str]) -> SimulationError:
-    """An error whose remedy is a resume: ``message(how)`` with ``how`` the
-    library's ``resume=True``, and for the command line its ``--resume``."""
-    return SimulationError(message("resume=True"), cli_message=message("--resume"))
+def _resume_error(message: Callable[[str], str], error: type = SimulationError) -> Exception:
+    """An error (``error``) whose remedy is a resume: ``message(how)`` with
+    ``how`` the library's ``resume=True``, and for the command line its ``--resume``."""
+    return error(message("resume=True"), cli_message=message("--resume"))
 
 
 # ------------------------------------------------------------------ the plan
@@ -407,12 +405,17 @@ def _record_problem(metadata: dict | None, plan: Plan) -> str | None:
 POINT_COLUMNS = ("policy_points", "best_points")  # and points_<trump>
 
 
+def _is_points(name: str) -> bool:
+    """A column of points (``POINT_COLUMNS`` and each trump's ``points_<trump>``)."""
+    return name.startswith("points_") or name in POINT_COLUMNS
+
+
 def _points_problem(meta: pq.FileMetaData, total: int) -> str | None:
     """A points column whose footer statistics lie outside 0..``total`` (the
     rules' points a hand): a value no solve gives. None when all fit or
     there are no statistics to tell."""
     names = meta.schema.names
-    cols = [(i, name) for i, name in enumerate(names) if name.startswith("points_") or name in POINT_COLUMNS]
+    cols = [(i, name) for i, name in enumerate(names) if _is_points(name)]
     for g in range(meta.num_row_groups):
         group = meta.row_group(g)
         for i, name in cols:
@@ -752,7 +755,7 @@ def _check_points(frame: pd.DataFrame, out: Path, plan: Plan) -> None:
     """Points no hand holds (outside 0..``total_points``) name their part: on
     all rows at once, where a check of each part's footer cost 0.1 ms a part."""
     total = _total(plan)
-    for name in [c for c in frame.columns if c.startswith("points_") or c in POINT_COLUMNS]:
+    for name in [c for c in frame.columns if _is_points(c)]:
         values = frame[name].to_numpy()
         bad = (values < 0) | (values > total)
         if bad.any():

@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import click
 
-from rook_analyze.analysis.inputs import output_file
+from rook_analyze.analysis.inputs import json_ready, output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
 from rook_analyze.solver.api import ctrl_c_stops_searches, signal_stops_searches
@@ -434,9 +434,7 @@ def plain(value: Any) -> Any:
         return value.spec()
     if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):  # numpy scalar or array
         return plain(value.tolist())
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
+    return json_ready(value)  # NaN and the infinities: None
 
 
 def records_of(data: Any) -> list[dict[str, Any]]:
