@@ -507,6 +507,9 @@ def _columns(records: Sequence[Mapping[str, Any]]) -> list[str]:
 # characters of standard output's data a write: at most 8 KiB once encoded (4 bytes a
 # character at most), so each goes through Python's buffer, never around it (``echo_data``)
 _PIECE = 2048
+# bytes a pipe's buffer takes at once (Linux): a text no longer than this, written whole
+# into the empty pipe, is all in it before the reader can leave (``echo_data``)
+_PIPE_TAKES = 65536
 
 
 def echo_data(text: str, nl: bool = True) -> None:
@@ -521,6 +524,11 @@ def echo_data(text: str, nl: bool = True) -> None:
     the reader can stop."""
     if nl:
         text += "\n"
+    if len(text.encode("utf-8", "surrogateescape")) <= _PIPE_TAKES:
+        # one write: in pieces, each flushed, a reader that took two lines (| head -2)
+        # could leave between two of them, and a report table (3.6 KB) was status 1
+        click.echo(text, nl=False)
+        return
     for i in range(0, len(text), _PIECE):
         click.echo(text[i:i + _PIECE], nl=False)
 

@@ -551,6 +551,47 @@ def test_a_reader_that_stops_early_costs_no_plot(dataset, tmp_path):
     assert (tmp_path / "p.png").read_bytes().startswith(b"\x89PNG")
 
 
+SLOW_STDOUT = """
+import io, os, sys, time
+
+class Slow(io.RawIOBase):  # standard output on a busy machine: each write takes a while
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return 1
+
+    def write(self, data):
+        n = os.write(1, data)
+        time.sleep(0.5)
+        return n
+
+sys.stdout = io.TextIOWrapper(io.BufferedWriter(Slow(), 4096), encoding="utf-8")
+sys.argv = ["rook-analyze", *sys.argv[1:]]
+from rook_analyze.cli import run
+run()
+"""
+
+
+def test_a_report_table_goes_out_whole_before_its_reader_stops(dataset):
+    """The README: output the pipe's buffer takes in full, "as a hand, nest or
+    report table does, is written before the reader stops, and the status is
+    0" (| head -2). The table went out in flushed pieces of 2048 characters,
+    and a report's is longer (3.6 KB for hasbro): a reader that took two lines
+    could leave between two pieces, and the next met the closed pipe (status 1)."""
+    from rook_analyze.cli.common import _PIECE
+
+    table = run_cli("report", str(dataset)).stdout
+    assert len(table) > _PIECE
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_STDOUT, "report", str(dataset)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    assert proc.stdout.readline().decode() + proc.stdout.readline().decode() == "".join(
+        table.splitlines(keepends=True)[:2])
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert (proc.wait(timeout=120), err) == (0, "")
+
+
 def _small_dataset(out, deals, rules=RULES, chunk_size=None, parts=None):
     plan = make_plan(rules, deals, seed=3, chunk_size=chunk_size)
     prepare_output(out, plan, resume=False)
