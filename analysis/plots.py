@@ -56,8 +56,11 @@ def bid_curve(report: "HandReport") -> Figure:
     ax.set_ylabel("P(make): share of sampled deals\nthat make the bid")
     ax.grid(True, alpha=0.3)
 
-    ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.25, linewidth=0,
-                       label="ev, 95% interval (mean \u00b1 1.96 se)")
+    # one sample has no standard error, so no band to draw: the legend says so rather than
+    # list a band the panel lacks, which read as an ev known exactly
+    ev_band = ("ev, 95% interval (mean \u00b1 1.96 se)" if bids["ev_lo"].notna().any() else
+               "ev, 95% interval: none (one sample has no standard error)")
+    ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.25, linewidth=0, label=ev_band)
     ev_ax.plot(x, bids["ev"], "s-", color=ev_color, label="ev = E[own score \u2212 opponents' score]", zorder=3)
     ev_ax.axhline(0, color="dimgrey", linestyle="--", linewidth=1.2, label="ev = 0: what passing is worth")
     ev_ax.set_ylabel("ev: expected net score\n(points)")

@@ -536,6 +536,20 @@ def test_bid_curve_title_counts_the_samples():
         assert said in title, title
 
 
+def test_bid_curve_of_one_sample_says_it_has_no_ev_band():
+    """One sample has no standard error: the ev panel has no band, and its
+    legend listed "ev, 95% interval (mean \u00b1 1.96 se)" all the same, so the
+    ev read as known exactly."""
+    from rook_analyze.analysis.plots import bid_curve
+
+    for n, band in ((1, "ev, 95% interval: none (one sample has no standard error)"),
+                    (2, "ev, 95% interval (mean \u00b1 1.96 se)")):
+        rep = analyze_hand(SMALL_HAND, SMALL, samples=n, seed=3)
+        assert rep.bids["ev_se"].isna().all() == (n == 1)
+        labels = [t.get_text() for legend in bid_curve(rep).legends for t in legend.get_texts()]
+        assert labels[5] == band, labels
+
+
 def test_cli_a_plot_the_system_refuses_keeps_the_report(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
 
