@@ -114,6 +114,10 @@ class Constraint:
             raise ConstraintError(f"constraint {given}: value {shown(self.value)} must be a whole number")
         if int(self.value) < 0:
             raise ConstraintError(f"constraint {given}: value {shown(self.value)}: counts are 0 or more")
+        try:
+            str(int(self.value))  # text() writes it: Python writes at most 4,300 digits in decimal
+        except ValueError:
+            raise ConstraintError(f"constraint {given}: value {shown(self.value)} is too large") from None
         object.__setattr__(self, "place", place)
         object.__setattr__(self, "feature", feature)
         object.__setattr__(self, "op", "=" if op == "==" else op)
@@ -132,14 +136,21 @@ class Constraint:
                 f"'{c}:rook=0'"
             )
         place, feature, op, value = m.groups()
-        if int(value) < 0:
-            raise ConstraintError(f"constraint {shown(text)}: a count cannot be {value} (counts are 0 or more)")
+        try:
+            number = int(value)
+        except ValueError:  # more digits than Python reads in decimal (4,300): no count is that big
+            why = "below 0 (counts are 0 or more)" if value.startswith("-") else "too large"
+            raise ConstraintError(f"constraint {shown(text)}: a count of {len(value.lstrip('-')):,} digits is "
+                                  f"{why}") from None
+        if number < 0:
+            raise ConstraintError(f"constraint {shown(text)}: a count cannot be {shown(number)} "
+                                  f"(counts are 0 or more)")
         place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
         feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
         if feature not in FEATURES:
             raise ConstraintError(f"constraint {shown(text)}: feature {shown(m.group(2))} must be a color "
                                   f"(B, R, Y, G), counters or rook")
-        return cls(place, feature, "=" if op == "==" else op, int(value))
+        return cls(place, feature, "=" if op == "==" else op, number)
 
     def text(self) -> str:
         return f"{self.place}:{self.feature}{self.op}{self.value}"
@@ -231,7 +242,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
             try:
                 hand = Hand.from_rdn(cards, rules.deck_mask)
             except RookError as e:
-                raise type(e)(f"known cards for {name} ({cards.strip()!r}): {e}") from None
+                raise type(e)(f"known cards for {name} ({shown(cards.strip())}): {e}") from None
             if not hand.mask:  # 'E:' names a place and no card: a slip, not a statement
                 raise ConstraintError(f"known cards for {name}: none given (expected PLACE:CARDS, e.g. "
                                       f"'{name}:B14 R5')")
@@ -340,7 +351,7 @@ class DealSampler:
                 lo0, hi0, texts = ranges[key]
                 lo, hi, texts = max(lo, lo0), min(hi, hi0), texts + [c.text()]
                 if lo > hi:
-                    raise ConstraintError(f"contradictory constraints {' and '.join(repr(t) for t in texts)}: "
+                    raise ConstraintError(f"contradictory constraints {' and '.join(shown(t) for t in texts)}: "
                                           f"no {c.feature} count meets them all")
             else:
                 texts = [c.text()]
@@ -360,7 +371,7 @@ class DealSampler:
             least = fixed_value + int(vals[len(vals) - k:].sum()) if k else fixed_value
             most = fixed_value + int(vals[:k].sum())
             what = self._names[p] + (f" (the {self.holder}'s hand)" if p == self.seat else "")
-            impossible = f"impossible constraint {' and '.join(repr(t) for t in texts)}"
+            impossible = f"impossible constraint {' and '.join(shown(t) for t in texts)}"
             if hi < least or lo > most:
                 raise ConstraintError(
                     f"{impossible}: {what} can only hold "
@@ -383,7 +394,7 @@ class DealSampler:
             texts = [t for (p, f), (_, _, ts) in ranges.items() if f == feature for t in ts]
             if need > total:
                 raise ConstraintError(
-                    f"contradictory constraints {', '.join(repr(t) for t in texts)}: together they need "
+                    f"contradictory constraints {', '.join(shown(t) for t in texts)}: together they need "
                     f"{int(need)} {feature_label(feature)} among the unseen cards, which hold {total}"
                 )
             # and the upper bounds, with what the unconstrained places can take, must make room for it
@@ -401,7 +412,7 @@ class DealSampler:
                 room += most
             if room < total:
                 raise ConstraintError(
-                    f"contradictory constraints {', '.join(repr(t) for t in texts)}: the unseen cards hold "
+                    f"contradictory constraints {', '.join(shown(t) for t in texts)}: the unseen cards hold "
                     f"{total} {feature_label(feature, total)}, but with these constraints the places they go to "
                     f"can take only {int(room)}"
                 )
@@ -448,7 +459,7 @@ class DealSampler:
                 return cards[hit[0]]
             tries += BLOCK
         raise ConstraintError(
-            f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries:,} tries "
+            f"constraints {', '.join(shown(c.text()) for c in self.constraints)}: no deal in {tries:,} tries "
             f"met them all (about 1 deal in {self._rate_text()} does); they are too rare to sample reliably"
         )
 
@@ -485,13 +496,13 @@ class DealSampler:
                 if exact is not None:
                     if exact.deals == 0:
                         raise ConstraintError(
-                            f"impossible constraints {', '.join(repr(c.text()) for c in self.constraints)}: "
+                            f"impossible constraints {', '.join(shown(c.text()) for c in self.constraints)}: "
                             f"no deal meets them all"
                         )
                     self._exact = exact
             if not hits and self._exact is None:
                 raise ConstraintError(
-                    f"constraints {', '.join(repr(c.text()) for c in self.constraints)}: no deal in {tries:,} "
+                    f"constraints {', '.join(shown(c.text()) for c in self.constraints)}: no deal in {tries:,} "
                     f"tries met them all; they are impossible together or too rare to sample "
                     f"(fewer than 1 deal in {tries:,} meets them)"
                 )

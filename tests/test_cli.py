@@ -203,6 +203,20 @@ def test_deal_constraints_that_cannot_be_met_are_one_line(extra, words):
     assert_bad_input(run("deal", "--rules", "hasbro", "--seed", "1", *extra), *words)
 
 
+@pytest.mark.parametrize("extra, words", [
+    # a count of more digits than Python reads (4,300) was a ValueError traceback
+    (["-c", "N:B>=" + "9" * 5000], ["--constraint", "'N:B>=999", "5,000 digits is too large"]),
+    (["-c", "N:B>=-" + "9" * 5000], ["--constraint", "5,000 digits is below 0"]),
+    # a long count or list of known cards was quoted in full: thousands of characters on one line
+    (["-c", "N:B>=" + "9" * 4000], ["impossible constraint 'N:B>=999", "...: N can only hold 0 to 9 B cards"]),
+    (["--known", "N:" + "B5 " * 3000], ["known cards for N ('B5 B5", "duplicate card 'B5'"]),
+])
+def test_deal_long_constraints_and_known_cards_are_one_short_line(extra, words):
+    result = run("deal", "--rules", "hasbro", "--seed", "1", *extra)
+    assert_bad_input(result, *words)
+    assert len(result.stderr) < 600, len(result.stderr)
+
+
 # ------------------------------------------------------------- bad input
 BAD = [
     (["deal", "--rules", "fulx"], ["--rules", "'fulx'"]),

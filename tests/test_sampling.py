@@ -271,6 +271,23 @@ def test_negative_counts_are_refused(text, words):
         Constraint("N", "B", ">=", -1)
 
 
+def test_counts_too_long_to_write_are_refused():
+    # more digits than Python reads or writes in decimal (4,300): a ValueError from int() or
+    # from text() (a sampler's message writes it), not the project's error
+    with pytest.raises(ConstraintError, match="a count of 5,000 digits is too large"):
+        Constraint.parse("N:B>=" + "9" * 5000)
+    with pytest.raises(ConstraintError, match="a count of 5,000 digits is below 0"):
+        Constraint.parse("N:B>=-" + "9" * 5000)
+    with pytest.raises(ConstraintError, match="value an int of about 5,000 digits is too large"):
+        Constraint("N", "B", ">=", 10 ** 5000)
+    long = Constraint.parse("N:B<=" + "9" * 4000)  # long, yet written out: taken, and always met
+    assert long.text() == "N:B<=" + "9" * 4000
+    assert DealSampler(HASBRO, None, None, constraints=[long]).deal(0, 1)
+    with pytest.raises(ConstraintError) as e:
+        DealSampler(HASBRO, None, None, constraints=["N:B>=" + "9" * 4000])
+    assert str(e.value).startswith("impossible constraint 'N:B>=999") and len(str(e.value)) < 300
+
+
 def test_out_keeps_its_lower_case_as_typed():
     assert Constraint.parse("out:B>=1").text() == "out:B>=1"
     with pytest.raises(ConstraintError, match="constraint 'out:B>=1': out-of-play cards take no constraints"):
