@@ -22,7 +22,8 @@ from rook_analyze.solver import Rules, random_deals
                    "error).")
 @known_option("Cards a place must hold, e.g. 'N:Rook B14' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on a hand or the nest, e.g. 'N:B>=5', 'nest:counters>=20', 'E:rook=1'; "
-                   "FEATURE is a color, counters or rook; OP is >= <= = > < (repeatable, all must hold).",
+                   "FEATURE is a color (its number cards; the Rook is in no color), counters (points) or rook; "
+                   "OP is >= <= = > < (repeatable, all must hold).",
                    metavar="PLACE:FEATURE OP N")
 @output_format(("rdn", "json", "jsonl", "csv"), default="rdn",
                help="rdn: one deal a line (N / E / S / W / nest; P1 / ... / Pn / nest at tables of other "

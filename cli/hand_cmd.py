@@ -37,7 +37,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
               help="Random seed: the same inputs and seed give the same report. Default: fresh, and reported.")
 @known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
-                   "color, counters or rook; OP is >= <= = > < (repeatable, all must hold).")
+                   "color (its number cards; the Rook is in no color), counters (points) or rook; OP is >= <= = > < (repeatable, all must hold).")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
               callback=lambda ctx, param, value: _number(value, "--precision", "a standard error in points", True),
               help="Sample in rounds of 100 and stop once the recommendation is settled: the bid and the "

@@ -57,8 +57,9 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
-@constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0' (repeatable, "
-                   "all must hold).")
+@constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "
+                   "a color (its number cards; the Rook is in no color), counters (points) or rook "
+                   "(repeatable, all must hold).")
 @click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
               help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
                    "Results do not depend on it.")

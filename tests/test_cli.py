@@ -70,6 +70,14 @@ def test_help_of_every_command(name):
     assert "--help" in result.stdout
 
 
+@pytest.mark.parametrize("name", ["deal", "hand", "nest"])
+def test_constraint_help_says_what_a_feature_counts(name):
+    # a color counts its number cards alone (feature_value: the Rook is in no color, even where it
+    # belongs to trump under trump_suit) and counters count points: the help said neither
+    text = " ".join(run(name, "--help").stdout.split())
+    assert "the Rook is in no color" in text and "counters (points)" in text
+
+
 def test_version():
     from importlib.metadata import version
 
