@@ -378,7 +378,9 @@ def test_plot_says_why_the_by_count_panel_is_empty(dataset):
     rep = build_report(dataset)
     few = dataclasses.replace(rep, make_by_count=rep.make_by_count.iloc[0:0])
     right = plot_report(few).get_axes()[1]
-    assert right.get_legend() is None and len(right.get_lines()) == 1  # the even-chance line alone
+    # no legend, so no unnamed even-chance line, and no word of points that are not there
+    assert right.get_legend() is None and len(right.get_lines()) == 0
+    assert "a point:" not in right.get_xlabel() and "a point:" in plot_report(rep).get_axes()[1].get_xlabel()
     assert any("too few hands" in t.get_text() for t in right.texts)
     assert not any("too few hands" in t.get_text() for t in plot_report(rep).get_axes()[1].texts)
 
