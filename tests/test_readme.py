@@ -100,3 +100,44 @@ def test_every_optional_argument_is_documented(name, fn):
         optional = [p for p in optional if p not in ("leader", "dealer", "trick")]
     missing = [p for p in optional if f"``{p}``" not in doc and f"``{p}(" not in doc]
     assert not missing, f"{name}: {missing} not in its docstring"
+
+
+def _preset_rows(section: str) -> dict[str, list[str]]:
+    """The rows of the README's preset tables under ``section``, by preset name."""
+    text = README.read_text()
+    body = text[text.index(section):]
+    body = body[:body.index("\n## ", 1)]
+    rows: dict[str, list[str]] = {}
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and cells[0].strip("`") in ("full", "hasbro", "kentucky", "dixie40", "bridge"):
+            rows.setdefault(cells[0].strip("`"), []).extend(cells[1:])
+    return rows
+
+
+def test_readme_presets_give_play_scoring_and_bidding_of_each_preset():
+    # RULES.md's preset table has bird_play, nest_to, the bids and the all-pass
+    # rule, and the target: the README's tables give them too (they are not
+    # shipped elsewhere), and say what the presets are
+    rows = _preset_rows("## Rules presets and knobs")
+    assert set(rows) == {"full", "hasbro", "kentucky", "dixie40", "bridge"}
+    for name, cells in rows.items():
+        r = Rules.preset(name)
+        text = " ".join(cells)
+        assert r.bird_play in text, (name, "bird_play")
+        if r.nest_size:
+            assert r.nest_to in text, (name, "nest_to")
+        if r.has_auction:
+            assert f"{r.min_bid} / {r.bid_step} / {r.max_bid}" in text, (name, "bids")
+            assert r.all_pass in text, (name, "all_pass")
+        assert str(r.target) in cells, (name, "target")
+
+
+def test_readme_counter_values_name_every_preset_counter():
+    # "Counters are worth ...": every counter value of a preset, the kentucky 1s' 15 too
+    text = README.read_text()
+    sentence = text[text.index("Counters are worth"):]
+    sentence = " ".join(sentence[:sentence.index(".")].split())
+    for name in ("full", "hasbro", "kentucky", "dixie40"):
+        for _, points in Rules.preset(name).counters:
+            assert f"{points} (" in sentence, (name, points)
