@@ -814,6 +814,17 @@ def test_bridge_counts_are_grouped_by_one_trick(tmp_path):
     assert r.exit_code == 0 and "one row a count" in r.stdout
 
 
+def test_the_by_count_header_places_the_counts_that_are_not_whole(dataset):
+    """The rows of make_by_count hold every count from theirs up to the next row's: counts are rarely
+    whole (0.7 x longest), and a hand that counts 84.6 is in row 80. The table's header said
+    'count 65 = 65 to 69', where 84.6 is in no row of its own reading."""
+    rep = build_report(dataset)
+    pred = rep.count.predict(load_frame(dataset))
+    assert ((pred - 5 * np.floor(pred / 5)) > 4).any()  # counts past the old label's end: they are there
+    text = run_cli("report", str(dataset)).stdout
+    assert "(count 65 = 65 to under 70;" in text and "65 to 69" not in text
+
+
 def test_table_functions_take_rules_as_text_and_check_the_target(dataset):
     frame, rules = load_frame(dataset), Rules.from_spec(RULES)
     assert trump_choice(frame, RULES, 70).equals(trump_choice(frame, rules, 70))
