@@ -797,8 +797,12 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     seed = resolve_seed(seed)
 
     cands = nest_candidates(hand, nest, rules, limit=candidates, trumps=trumps, policy=policy)
-    # the policy's own choice (absent only when --trump leaves its trump out) stays to the last round
+    # the policy's own choice (with one trump given, its discards for that trump; absent only when
+    # --trump leaves its trump out and names several) stays to the last round
     control = next((c for c, cand in enumerate(cands) if "choice" in cand.sources), None)
+    if control is None and len(trumps) == 1:
+        # one trump named, not the policy's: the policy's discards for it are its choice with that trump
+        control = next((c for c, cand in enumerate(cands) if "policy" in cand.sources), None)
     schedule = halving_schedule(len(cands), samples)
     layouts: list[Deal] = []
     points: list[list[int]] = [[] for _ in cands]

@@ -47,7 +47,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @click.option("--top", "-k", type=click.IntRange(min=1), default=DEFAULT_TOP, show_default=True,
               help="Options to show.")
 @click.option("--trump", "trumps", type=TRUMP, multiple=True,
-              help="Consider only this trump (repeatable). Default: every trump.")
+              help="Consider only this trump (repeatable). Default: every trump. With one trump, the policy's "
+                   "discards for it are the choice --margin measures against.")
 @click.option("--objective", type=click.Choice(OBJECTIVES, case_sensitive=False), default="mean", show_default=True,
               help="What the best option maximises: mean points, p_make (P(make the bid)) or score (points "
                    "if made, else minus the bid); the last two need --bid.")

@@ -565,3 +565,19 @@ def test_a_lead_in_p_make_is_written_as_a_probability():
     # in points (mean, score) the lead keeps one decimal, as the other figures
     points = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, margin=0).recommendation
     assert f"; {points.lead:.1f} +- {points.lead_se:.1f} better than the heuristic's choice" in points.text()
+
+
+def test_one_trump_given_keeps_the_policy_discards_for_it_as_the_yardstick():
+    """With --trump naming one trump that is not the policy's, the policy's
+    discards for that trump are the choice --margin measures against: an
+    option that measures only as well as them (here a tie on every layout)
+    or leads them by less than the margin does not replace them."""
+    hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
+    cards = Hand.from_rdn(hand) | Hand.from_rdn(nest)
+    assert DEFAULT_POLICY.choose(cards, SMALL).trump == "Y"
+    for trump in ("B", "G"):
+        rep = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, trumps=[trump], margin=100)
+        rec = rep.recommendation
+        assert rec.policy and rep.options.iloc[0]["policy"] and rep.options["policy"].sum() == 1
+        assert rec.discard == DEFAULT_POLICY.discard(cards, trump, SMALL)
+        assert rec.lead is not None and (rec.lead == 0 or rec.lead < 100 * rec.lead_se)
