@@ -7,6 +7,8 @@ import io
 import itertools
 import json
 import math
+import pathlib
+import re
 
 import numpy as np
 import pandas as pd
@@ -328,6 +330,12 @@ def test_cli_json_csv_and_table():
     assert len(doc["options"]) == 4
     assert set(doc["recommendation"]) >= {"trump", "discard"}
     assert set(doc["options"][0]) >= {"trump", "discard", "mean", "se", "p_make"}
+    # the README's nest section names every field an option carries, and every source
+    said = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text().split("### nest:")[1].split("### ")[0]
+    for field in doc["options"][0]:
+        assert re.search(rf"[`{{, ]{field}[`:,}}]", said), field
+    for source in ("choice", "policy", "bury", "protect", "void", "low", "quick"):
+        assert f"`{source}`" in said, source
     lib = analyze_nest(HAND, NEST, SMALL, seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4, candidates=8)
     assert doc == json.loads(json.dumps(lib.to_dict()))
     res = _cli(*args, "--format", "csv")
