@@ -122,9 +122,11 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
     leader_i = (rules.first_leader(declarer_i, dealer_i) if leader is None
                 else seat_index(rules, leader, "--leader", "first"))
     played = parse_trick(trick)
-    if len(deal) > 1 and several_deals(deal, rules):
-        # several quoted deals: the words are joined into one deal, which would fail confusingly
-        raise BadInput(f"DEAL: the {len(deal)} arguments hold more than one deal; give one, or several in a file "
+    if several_deals(deal, rules):
+        # several quoted deals, or one argument holding several ("$(rook-analyze deal --count 2)"): the
+        # words are joined into one deal, which would fail confusingly ("unknown card 'N:' (in nest)")
+        held = f"the {len(deal)} arguments hold" if len(deal) > 1 else "the argument holds"
+        raise BadInput(f"DEAL: {held} more than one deal; give one, or several in a file "
                        "(--file PATH) or on standard input (-), one a line")
     deals = parse_deals(read_deal_lines(joined(deal), file), rules)
     names = rules.seat_names

@@ -225,6 +225,18 @@ def test_two_deals_as_arguments_are_one_line_exit_2():
     assert run(*solve_args(), *text.split()).exit_code == 0
 
 
+@pytest.mark.parametrize("sep", ["\n", " "])
+def test_two_deals_in_one_argument_are_called_two_deals(sep):
+    # solve "$(rook-analyze deal --count 2)": one argument holding two deals was read as one
+    # deal, and the message blamed a card "'N:' (in nest)"
+    a, b = deals(SMALL, 2, 6)
+    result = run(*solve_args(), a + sep + b)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "the argument holds more than one deal" in result.stderr and result.stderr.count("\n") == 1
+    # one deal written over several lines is still one deal
+    assert ok(run(*solve_args(), "--format", "json", a.replace(" / ", "\n/ "))).stdout
+
+
 @pytest.mark.parametrize("extra, words", [
     (" / nest: B5", "the nest is given twice"),
     (" / S: B5", "seat S is given twice"),
@@ -440,3 +452,4 @@ def test_an_error_part_way_stops_the_threads_where_one_at_a_time_stops():
     assert outs[0] == outs[1]
     assert [r["deal"] for r in outs[0][0]] == [d.rdn() for d in chosen[:3]]
     assert api._stop[0] == 0  # the threads' searches were stopped, and the flag cleared
+
