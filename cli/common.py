@@ -474,6 +474,10 @@ def _cell(value: Any) -> str:
     if isinstance(value, (dict, list)):
         return json.dumps(value, separators=(",", ":"))
     if isinstance(value, float):
+        if abs(value) < 1e15 and round(value, 3) == value:
+            # rounded to 3 places or fewer already (solve's ms to the microsecond, bench's figures,
+            # README "Commands"): in full, where 6 significant digits cut a 1314.693 ms solve to 1314.69
+            return f"{value:.3f}".rstrip("0").rstrip(".")
         return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.0f}"
     return str(value)
 

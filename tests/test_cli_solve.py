@@ -453,3 +453,23 @@ def test_an_error_part_way_stops_the_threads_where_one_at_a_time_stops():
     assert [r["deal"] for r in outs[0][0]] == [d.rdn() for d in chosen[:3]]
     assert api._stop[0] == 0  # the threads' searches were stopped, and the flag cleared
 
+
+def test_times_keep_their_documented_places_in_table_and_csv(monkeypatch):
+    # README: solve's ms is to the microsecond and bench's milliseconds to 0.01 "in every format";
+    # table and csv wrote every float to 6 significant digits, so a 1314.693 ms solve was 1314.69
+    # and a 12345.68 ms median 12345.7
+    from rook_analyze.cli import bench_cmd, solve_cmd
+
+    text = deals(SMALL, 1, 4)[0]
+    monkeypatch.setattr(solve_cmd, "solve_deal", lambda *a: api.SolveResult(10, 20, 5, 1314.6934))
+    assert json.loads(ok(run(*solve_args(), "--format", "json", text)).stdout)[0]["ms"] == 1314.693
+    row = next(csv.DictReader(io.StringIO(ok(run(*solve_args(), "--format", "csv", text)).stdout)))
+    assert row["ms"] == "1314.693"
+    assert ok(run(*solve_args(), text)).stdout.splitlines()[1].split()[-1] == "1314.693"
+
+    monkeypatch.setattr(bench_cmd, "solve", lambda *a: api.SolveResult(0, 0, 1000, 12345.678))
+    args = ("bench", "--rules", "hasbro,hand_size=4", "--deals", "2")
+    assert json.loads(ok(run(*args, "--format", "json")).stdout)[0]["median_ms"] == 12345.68
+    row = next(csv.DictReader(io.StringIO(ok(run(*args, "--format", "csv")).stdout)))
+    assert row["median_ms"] == row["max_ms"] == "12345.68"
+    assert ok(run(*args)).stdout.splitlines()[1].split()[3] == "12345.68"
