@@ -1082,7 +1082,10 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     for i, deal in enumerate(deals):
         if not isinstance(deal, Deal):
             _check_deal(deal, f"deals[{i}]")
-        pos = _position(deal, trumps[i], declarers[i], leaders[i], dealer, ())
+        try:
+            pos = _position(deal, trumps[i], declarers[i], leaders[i], dealer, ())
+        except RookError as e:  # which of the deals: a seat or trump may suit the others and not this one
+            raise type(e)(f"deals[{i}]: {e}") from None
         hands[i, :len(pos.hands)] = pos.hands
         lead[i] = pos.leader
         P[i] = pos.P

@@ -241,6 +241,17 @@ def test_solver_seats_must_be_names_or_indices(small, bad):
         raises(RookError, bad, solve_batch, [small], "B", "N", dealer=bad)
 
 
+def test_solve_batch_names_the_deal_a_seat_or_trump_does_not_suit(small):
+    # deals of two tables: 'N' suits the first and not the second; the message named the seat
+    # alone, and with many deals nothing said which one
+    other = random_deal(THREE, 1)
+    msg = raises(DealError, "N", solve_batch, [small, small, other], "B", "N")
+    assert msg.startswith("deals[2]: ") and "P1 P2 P3" in msg
+    msg = raises(RulesError, "none", solve_batch, [small, small], ["B", "none"], "N")
+    assert msg.startswith("deals[1]: ")
+    raises(DealError, 9, solve_batch, [small, small], "B", [0, 9])
+
+
 def test_solver_seat_range_and_names(small):
     raises(RookError, 4, solve, small, "B", 4)
     raises(RookError, "Q", solve, small, "B", "Q")
