@@ -473,3 +473,16 @@ def test_times_keep_their_documented_places_in_table_and_csv(monkeypatch):
     row = next(csv.DictReader(io.StringIO(ok(run(*args, "--format", "csv")).stdout)))
     assert row["median_ms"] == row["max_ms"] == "12345.68"
     assert ok(run(*args)).stdout.splitlines()[1].split()[3] == "12345.68"
+
+
+def test_a_deal_that_does_not_read_fails_before_any_solve(tmp_path):
+    # README: every deal is read first; a bad one prints no record, in jsonl and csv too, and the
+    # one-line error names its line
+    good = deals(SMALL, 2, 3)
+    path = tmp_path / "deals.rdn"
+    path.write_text(f"{good[0]}\r\n# a comment\r\n{good[1]}\r\nN: B14 / E: X9 / S: B12 / W: B11\r\n")
+    for fmt in ("jsonl", "csv", "table", "json"):
+        res = run(*solve_args(), "--format", fmt, "--file", str(path))
+        assert res.exit_code == 2 and res.stdout == "", fmt
+        assert res.stderr == f"Error: {path} line 4: unknown card 'X9': expected a color B/R/Y/G and a number " \
+                             "1-14 (e.g. B14), or Rook (in E)\n"
