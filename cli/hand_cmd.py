@@ -79,8 +79,9 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     trump, where the rules allow it: bridge).
 
     Reported per trump: mean points, standard error, the share of samples
-    where it is best, how often the policy names it and what naming it
-    costs against the best; per bid from min_bid to max_bid: P(make) and
+    where it is best (a sample where several trumps tie for best is shared
+    among them), how often the policy names it and what naming it costs
+    against the best; per bid from min_bid to max_bid: P(make) and
     ev(b) with standard errors and 95% intervals; the recommendation.
 
     \b

@@ -345,6 +345,16 @@ def test_decision_rule_and_wilson():
         assert wilson(p, n) == pytest.approx(((-b - root) / (2 * a), (-b + root) / (2 * a)), abs=1e-12), (p, n)
 
 
+def test_help_says_how_best_share_counts_ties():
+    """A trump that is never beaten can show a best_share well under 1 (a
+    hand that makes 120 in every trump shares each sample four ways):
+    --help says so, as the README does ("ties share the sample")."""
+    shown = " ".join(run("hand", "--help").stdout.split())
+    assert "where it is best (a sample where several trumps tie for best is shared among them)" in shown
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert "the share of samples where this trump gives the most points; ties share the sample" in readme
+
+
 def test_wilson_ends_are_exact_at_none_and_all():
     """At p = 0 (p = 1) the interval's lower (upper) end is exactly 0 (1):
     worked out, it comes to a few 1e-17 off at some n (0 of 3: 5.6e-17)."""
