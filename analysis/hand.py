@@ -61,6 +61,10 @@ DECISION_RULE = ("bid the highest level b with P(make b) >= 0.5 and ev(b) >= 0 (
                  "pass when no level qualifies")
 Z95 = 1.959963984540054
 ROUND = 100  # samples per round when --precision may stop early
+# samples dealt and solved at once otherwise: a million were dealt in one round before the
+# first solve (minutes with the progress bar at 0, their after-nest deals all held: 200,000
+# samples peaked at 933 MB, in rounds at 752 MB; the rest is the report's own per-sample data)
+MAX_ROUND = 10_000
 # with a time limit, a round is sized to about this share of the time left
 # at the rate so far: rounds shrink as the limit nears, so the last one
 # overruns it by little (one sample a thread at least)
@@ -353,7 +357,9 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     then no new round starts, so the run ends within about one round of the
     limit; with a limit a round is sized to a third of the time left at the
     rate so far, one sample a thread at least, and the first round always
-    runs).
+    runs). Without either, the samples are dealt and solved in rounds of
+    10,000 at most, so a large run starts solving at once and holds one
+    round's after-nest deals; no round changes a figure.
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
     cards the bidder knows (``{"E": "B14"}``, ``["E:B14", "nest:G1"]`` or one
     such text); ``constraints`` narrow the other hands (``"E:B>=3"``, or a
@@ -387,7 +393,7 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
 
     res = _Results(trumps=rules.trumps)
     done = 0
-    step = samples if precision is None else min(ROUND, samples)
+    step = min(samples, MAX_ROUND) if precision is None else min(ROUND, samples)
     timed_out = None if time_limit is None else False
     least = threads or default_threads()
     began = time.monotonic()

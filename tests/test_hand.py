@@ -224,6 +224,27 @@ class _FakeClock:
         return self.now
 
 
+def test_a_large_run_is_dealt_and_solved_in_bounded_rounds_with_the_same_figures(monkeypatch):
+    # every sample was dealt (with its four after-nest deals) before the first solve: a million
+    # samples took minutes of dealing with the progress bar at 0
+    from rook_analyze.analysis import hand as hand_mod
+
+    whole = analyze_hand(SMALL_HAND, SMALL, samples=7, seed=5)
+    rounds = []
+    real_round = hand_mod._run_round
+
+    def counted_round(sampler, seed, start, count, *args):
+        rounds.append((start, count))
+        real_round(sampler, seed, start, count, *args)
+
+    monkeypatch.setattr(hand_mod, "_run_round", counted_round)
+    monkeypatch.setattr(hand_mod, "MAX_ROUND", 3)
+    parts = analyze_hand(SMALL_HAND, SMALL, samples=7, seed=5)
+    assert rounds == [(0, 3), (3, 3), (6, 1)]
+    assert parts.detail.equals(whole.detail) and parts.bids.equals(whole.bids)
+    assert parts.trumps.equals(whole.trumps) and parts.recommendation == whole.recommendation
+
+
 def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(monkeypatch):
     from rook_analyze.analysis import hand as hand_mod
 
