@@ -595,7 +595,11 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
         yield "DEAL", deal
         return
     if file is None:
-        stream, name = sys.stdin, "<stdin>"
+        if sys.stdin is None:
+            raise BadInput("DEAL -: there is no standard input to read")
+        # as --file - reads it: UTF-8 whatever the locale, and any line ending (CR alone too);
+        # sys.stdin itself splits on LF only and decodes by PYTHONIOENCODING
+        stream, name = click.open_file("-", "r", encoding="utf-8"), "<stdin>"
     else:
         stream, name = file, getattr(file, "name", "--file")
         name = "<stdin>" if name in ("-", "<stdin>") else name

@@ -486,3 +486,22 @@ def test_a_deal_that_does_not_read_fails_before_any_solve(tmp_path):
         assert res.exit_code == 2 and res.stdout == "", fmt
         assert res.stderr == f"Error: {path} line 4: unknown card 'X9': expected a color B/R/Y/G and a number " \
                              "1-14 (e.g. B14), or Rook (in E)\n"
+
+
+@pytest.mark.parametrize("source", [["-"], ["--file", "-"]])
+def test_standard_input_reads_alike_as_dash_and_as_file_dash(source):
+    # '-' read sys.stdin, which splits lines on LF alone and decodes by the locale: two deals
+    # ending in CR (old Mac files) were read as one, and under PYTHONIOENCODING=latin-1 a
+    # byte-order mark was an unknown card; --file - read both right
+    import os
+    import subprocess
+    import sys
+
+    a, b = deals(SMALL, 2, 6)
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    for data in ((a + "\r" + b + "\r").encode(), ("\ufeff" + a + "\n" + b + "\n").encode("utf-8")):
+        p = subprocess.run([sys.executable, "-m", "rook_analyze.cli", *solve_args(), "--format", "jsonl", *source],
+                           input=data, capture_output=True, env=env)
+        assert p.returncode == 0, p.stderr.decode()
+        assert [json.loads(line)["deal"] for line in p.stdout.decode().splitlines()] == [
+            Deal.from_rdn(a, Rules.from_spec(SMALL)).rdn(), Deal.from_rdn(b, Rules.from_spec(SMALL)).rdn()]
