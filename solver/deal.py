@@ -168,9 +168,12 @@ class Deal:
 
     def total_points(self) -> int:
         """Points at stake in this position: counters in the hands and nest,
-        trick points, the last-trick bonus and the most-tricks bonus when some
-        side must reach it. With no card left to play, a nest that goes to
-        the last trick goes to nobody."""
+        trick points, the last-trick bonus and the most-tricks bonus where
+        exactly one side always reaches it (an odd number of tricks left and
+        N their majority). Where both sides may reach it, or neither need,
+        the bonus is left out: the points are then not zero-sum (``solve``'s
+        two sides may add up to more). With no card left to play, a nest
+        that goes to the last trick goes to nobody."""
         r = self.rules
         tricks = self.cards_per_hand
         total = r.points_of_mask(self.in_play_mask) + r.trick_points * tricks
