@@ -79,6 +79,7 @@ class Recommendation:
     trump: str
 
     def text(self) -> str:
+        """The advice in words: ``bid 85 in B``, ``bid 9 at no trump``, ``pass (best trump B)``."""
         if self.bid is None:
             return f"pass (best trump {self.trump})"
         if self.trump == "none":

@@ -556,6 +556,10 @@ class NestRecommendation:
         return f"{self.lead:.1f} +- {_fmt(self.lead_se)}"
 
     def text(self) -> str:
+        """The advice in words, as the ``nest`` command prints it: the option
+        (and whether it is the heuristic's choice), its mean +- se, P(make)
+        with a bid, its lead over the runner-up and, where they differ, the
+        lead between it and the heuristic's choice."""
         # what the option is comes first, so the remark about the heuristic
         # cannot be read as one about the runner-up
         s = _option_text(self.trump, self.discard)

@@ -88,19 +88,31 @@ class NestChoice:
     keep: Hand
 
     def rdn(self) -> str:
+        """A one-line text of the choice: ``trump Y, discard R10 R7 G8 G7 G5`` (the kept hand left out)."""
         return f"trump {self.trump}, discard {self.discard.rdn()}"
 
 
 class NestPolicy(Protocol):
-    """A declarer that sees hand + nest only."""
+    """A declarer that sees hand + nest only: what ``policy=`` takes
+    (``HeuristicPolicy`` is one). ``name``, where it has one, labels it in
+    reports; without it the class name does. A policy of one's own has its
+    answers checked (``CheckedPolicy``): a wrong one is an
+    ``IllegalActionError`` naming the policy."""
 
     name: str
 
-    def trump(self, cards: Hand, rules: Rules) -> str: ...
+    def trump(self, cards: Hand, rules: Rules) -> str:
+        """The trump for ``cards`` (hand + nest): one of ``rules.trumps``, any case."""
+        ...
 
-    def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand: ...
+    def discard(self, cards: Hand, trump: str, rules: Rules) -> Hand:
+        """The ``rules.nest_size`` cards of ``cards`` (hand + nest) to discard
+        with ``trump``: a Hand, or text in RDN."""
+        ...
 
-    def choose(self, cards: Hand, rules: Rules) -> NestChoice: ...
+    def choose(self, cards: Hand, rules: Rules) -> NestChoice:
+        """Trump and discards together, as a ``NestChoice``."""
+        ...
 
 
 def color_ranks(rules: Rules, color: str) -> list[int]:

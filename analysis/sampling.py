@@ -153,6 +153,7 @@ class Constraint:
         return cls(place, feature, "=" if op == "==" else op, number)
 
     def text(self) -> str:
+        """The constraint as ``parse`` reads it, canonical: ``E:B>=3``, ``nest:counters<=10``."""
         return f"{self.place}:{self.feature}{self.op}{self.value}"
 
     def __str__(self) -> str:

@@ -81,7 +81,7 @@ class Rules:
     # ----------------------------------------------------------- construction
     @classmethod
     def preset(cls, name: str) -> "Rules":
-        """A preset of RULES.md by name (case and spaces ignored)."""
+        """A preset of RULES.md by name (case and surrounding spaces ignored)."""
         if not isinstance(name, str):
             raise RulesError(f"rules preset {shown(name)}: expected a name, one of {', '.join(PRESETS)}")
         try:
@@ -292,6 +292,8 @@ class Rules:
 
     # ------------------------------------------------------------- text form
     def spec_unchecked(self) -> str:
+        """The text form as ``spec()`` writes it, for rules not (yet) validated:
+        the error messages of the checks quote it."""
         base = PRESETS.get(self.name)
         parts = [self.name]
         for key in KNOBS:
@@ -455,7 +457,9 @@ class Rules:
     def color_order(self, trump: str | None = None, color: str | None = None) -> list[int]:
         """Card indices of one color from low to high rank. In the trump color the
         birds are placed per ``bird``; the birds belong to no other color.
-        ``trump`` is a color, ``none`` or None (no trump), case ignored."""
+        ``trump`` is a color, ``none`` or None (no trump), case ignored;
+        ``color`` (B, R, Y or G, case ignored) must be given, though it comes
+        second: ``color_order(None, "B")``, not ``color_order("B")``."""
         given = color
         color = ascii_upper(color.strip()) if isinstance(color, str) else color
         if not isinstance(color, str) or color not in COLORS:

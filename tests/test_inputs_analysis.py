@@ -690,3 +690,29 @@ def test_threads_past_four_a_core_are_refused():
     deal = DealSampler(TINY).deal(0, 1)
     with raises(RookError, f"threads {most + 1}: at most {most}"):
         solve_batch([deal], ["B"], "N", threads=most + 1)
+
+
+def test_every_name_the_analysis_package_exports_has_docstrings():
+    """What ``help()`` shows of ``rook_analyze.analysis``: each exported
+    class and function, and their public methods (``Constraint.text``,
+    ``NestChoice.rdn``, the ``text()`` of both recommendations and the
+    methods of the ``NestPolicy`` protocol had none)."""
+    import inspect
+
+    import rook_analyze.analysis as package
+
+    missing = []
+    for name in package.__all__:
+        obj = getattr(package, name)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        if not (obj.__doc__ or "").strip():
+            missing.append(name)
+        for attr, member in vars(obj).items() if inspect.isclass(obj) else ():
+            if attr.startswith("_"):
+                continue
+            member = member.__func__ if isinstance(member, (staticmethod, classmethod)) else member
+            member = member.fget if isinstance(member, property) else member
+            if inspect.isfunction(member) and not (member.__doc__ or "").strip():
+                missing.append(f"{name}.{attr}")
+    assert not missing, missing

@@ -522,3 +522,19 @@ def test_a_trick_too_long_at_two_seats_and_a_preset_bonus_without_sides_say_how_
     with pytest.raises(RookError, match="add most_tricks=none to play without the bonus"):
         Rules.from_spec("dixie40,seats=3,teams=alone")
     assert Rules.from_spec("dixie40,seats=3,teams=alone,most_tricks=none").most_tricks is None
+
+
+def test_every_name_the_solver_package_exports_has_docstrings():
+    """What ``help()`` shows of ``rook_analyze.solver``: each exported class
+    and function, and their public methods (``Rules.spec_unchecked`` showed
+    the comment above it instead)."""
+    import rook_analyze.solver as package
+
+    missing = []
+    for name in package.__all__:
+        obj = getattr(package, name)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        missing += [n for n, o in _public_callables(inspect.getmodule(obj))
+                    if (n == name or n.startswith(name + ".")) and not (o.__doc__ or "").strip()]
+    assert not missing, missing
