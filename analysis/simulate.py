@@ -969,6 +969,9 @@ class _Progress:
         self.written = initial
         self.start_written = initial
         self.partial: dict[int, int] = {}
+        # chunks written: a worker's progress event can arrive after its chunk's result, and counted
+        # again it stayed in ``partial`` for the rest of the run (the bar ran ahead, a line twice at the end)
+        self.ended: set[int] = set()
         self.lock = threading.Lock()
         self.t0 = time.monotonic()
         self.every = every
@@ -986,12 +989,15 @@ class _Progress:
 
     def running(self, chunk: int, deals: int) -> None:
         with self.lock:
+            if chunk in self.ended:
+                return
             self.partial[chunk] = deals
             self._refresh()
 
     def finished(self, chunk: int, deals: int) -> None:
         with self.lock:
             self.partial.pop(chunk, None)
+            self.ended.add(chunk)
             self.written += deals
             self._refresh()
 

@@ -914,6 +914,23 @@ def test_status_lines_when_standard_error_is_not_a_terminal(capsys):
     assert all("deals/s" in x and "left" in x for x in lines)
 
 
+def test_a_progress_event_that_comes_after_its_chunk_is_written_is_not_counted_again(capsys):
+    # a worker's last progress event can reach the client after the chunk's result: counted again,
+    # it stayed in the count for the rest of the run (ahead of the parts written), and a run's last
+    # status line was printed twice
+    from rook_analyze.analysis.simulate import _Progress
+
+    p = _Progress(100, 0, True, every=3600.0)
+    p.running(0, 7)
+    p.finished(0, 10)
+    p.running(0, 10)  # late
+    assert p.shown == 10
+    p.finished(1, 90)
+    p.running(1, 90)  # late, after the last part
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("simulate: 100/100 deals, ")
+
+
 def test_a_status_line_gives_a_time_left_of_more_than_a_day_in_hours(monkeypatch):
     # a long run (a day at 1 deal/s) left 99,900 s: 27 h 45 min, not the clock time 03:45:00
     from rook_analyze.analysis import simulate as simulate_module
