@@ -20,7 +20,8 @@ from rook_analyze.solver import Rules
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True, metavar="DIR",
               help="Dataset folder: new or empty, or the folder of an earlier run with --resume.")
 @click.option("--seed", type=SEED, default=None,
-              help="Random seed: the same seed, rules and deals give the same dataset. "
+              help="Random seed: the same seed, rules, deals and chunk size give the same dataset, whatever the "
+                   "workers (another --chunk-size deals other deals). "
                    "Default: a fresh seed, stored in the dataset (--resume reuses it).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Worker processes of the embedded Dask cluster. Default: one per core.")

@@ -1185,6 +1185,19 @@ def test_the_help_names_the_dataset_folder_dir():
     assert r.exit_code == 0 and re.search(r"^\s+--out DIR\s", r.output, re.M), r.output
 
 
+def test_the_seed_help_says_the_chunk_size_changes_the_deals():
+    # the help said "the same seed, rules and deals give the same dataset"; with another --chunk-size
+    # chunk i is dealt from (seed, i) over other deals, so the dataset differs
+    from rook_analyze.analysis.simulate import chunk_deals, make_plan
+
+    one = [d.rdn() for i in range(2) for d in chunk_deals(make_plan(TINY, 2, seed=7, chunk_size=1), i)]
+    two = [d.rdn() for d in chunk_deals(make_plan(TINY, 2, seed=7, chunk_size=2), 0)]
+    assert one[0] == two[0] and one[1] != two[1]
+    r = CliRunner().invoke(main, ["simulate", "--help"])
+    seed_help = " ".join(r.output.split("--seed", 1)[1].split("--workers", 1)[0].split())
+    assert "chunk size" in seed_help and "--chunk-size" in seed_help, seed_help
+
+
 def test_a_chunk_whose_workers_keep_dying_ends_the_run_in_one_line_with_how_to_resume(tmp_path):
     """Dask gives up on a task whose workers die ``allowed-failures`` times
     (3 by default; 0 here, so one death does it): the run raised Dask's
