@@ -1340,7 +1340,9 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         seed = stored.seed if seed is None else seed
         chunk_size = stored.chunk_size if chunk_size is None else chunk_size
     plan = make_plan(rules, deals, seed, chunk_size)
-    local_workers = workers or os.cpu_count() or 1  # the embedded cluster's, where there is one
+    # the embedded cluster's, where there is one: a process a core this process may run on (taskset, a
+    # cpuset), as the solver's threads; os.cpu_count() counted the machine's, and 2 workers shared 1 core
+    local_workers = workers or api.default_threads()
     if client is None and scheduler is None:
         # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
         # input, told before the output folder is touched; so are more workers than the memory holds

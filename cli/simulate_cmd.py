@@ -24,7 +24,8 @@ from rook_analyze.solver import Rules
                    "workers (another --chunk-size deals other deals). "
                    "Default: a fresh seed, stored in the dataset (--resume reuses it).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Worker processes of the embedded Dask cluster. Default: one per core.")
+              help="Worker processes of the embedded Dask cluster. Default: one per core this process may "
+                   "run on.")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Run on a running Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                    "(started with 'dask scheduler' and 'dask worker ADDRESS'; each worker "

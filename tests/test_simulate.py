@@ -481,6 +481,23 @@ def test_more_embedded_workers_than_the_memory_holds_are_refused_up_front(tmp_pa
     assert not out.exists()
 
 
+def test_the_embedded_cluster_has_a_worker_a_core_this_process_may_run_on(tmp_path, monkeypatch):
+    # under taskset -c 0 (or a job's cpuset) on a machine of 8 cores the default was 8 workers on 1 core
+    from rook_analyze.analysis.simulate import WORKER_BASE_BYTES
+    from rook_analyze.solver import api
+
+    if not hasattr(os, "sched_getaffinity"):
+        pytest.skip("no CPU affinity here")
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    each = api.table_bytes(api.table_bits(None)) + WORKER_BASE_BYTES
+    monkeypatch.setattr(api, "_memory_available", lambda: each - 1)  # refused before a cluster starts
+    out = tmp_path / "run"
+    with pytest.raises(SimulationError, match=r"^workers=1: "):
+        simulate(TINY, 4, out, seed=1, progress=False)
+    assert not out.exists()
+
+
 def test_an_unreachable_scheduler_leaves_the_folder_as_it_was(tmp_path):
     out = tmp_path / "run"
     t0 = time.perf_counter()
