@@ -322,7 +322,7 @@ class Hand:
             if m & card.bit:
                 raise DuplicateCardError(f"duplicate card {card.rdn()!r} in {shown(text.strip())}")
             if deck_mask is not None and not deck_mask & card.bit:
-                raise InvalidCardError(f"card {shown(tok)} is not in this deck")
+                raise InvalidCardError(f"card {shown(tok)} is not in this deck ({_deck_text(deck_mask)})")
             m |= card.bit
         return cls(m)
 
@@ -384,6 +384,28 @@ class Hand:
 
     def __repr__(self) -> str:
         return f"Hand.from_rdn({self.rdn()!r})"
+
+
+def _deck_text(deck_mask: int) -> str:
+    """What a deck holds, for an error that says which cards may be written:
+    'it holds the numbers 5-14 in each color, and the Rook'."""
+    def runs(color: int) -> str:
+        spans: list[list[int]] = []
+        for number in range(1, 15):
+            if deck_mask >> (16 * color + number) & 1:
+                if spans and spans[-1][1] == number - 1:
+                    spans[-1][1] = number
+                else:
+                    spans.append([number, number])
+        return "+".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans) or "none"
+
+    per_color = [runs(c) for c in range(len(COLORS))]
+    if len(set(per_color)) == 1:
+        numbers = f"the numbers {per_color[0]} in each color"
+    else:
+        numbers = ", ".join(f"{c} {r}" for c, r in zip(COLORS, per_color))
+    birds = [name for bit, name in ((ROOK_INDEX, "the Rook"), (ROOK2_INDEX, "Rook2")) if deck_mask >> bit & 1]
+    return f"it holds {numbers}" + (", and " + " and ".join(birds) if birds else ", and no Rook")
 
 
 def _bad_mask(mask: object) -> None:
