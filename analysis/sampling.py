@@ -131,9 +131,12 @@ class Constraint:
         m = _CONSTRAINT_RE.match(text) if isinstance(text, str) else None  # str() of any object is no constraint
         if not m:
             a, b, c = _example_seats(rules)
+            # an unquoted -c E:B>=3 reaches us as 'E:B': the shell took '>=3' for a redirection
+            shell = (f"; quote it on a command line, -c '{a}:B>=3': unquoted, the shell reads > and < as "
+                     "redirections" if isinstance(text, str) and not any(ch in text for ch in "<>=") else "")
             raise ConstraintError(
                 f"constraint {shown(text)}: expected SEAT:FEATURE OP N, e.g. '{a}:B>=3', '{b}:counters<=10', "
-                f"'{c}:rook=0'"
+                f"'{c}:rook=0'{shell}"
             )
         place, feature, op, value = m.groups()
         try:
