@@ -78,6 +78,38 @@ def test_constraint_help_says_what_a_feature_counts(name):
     assert "the Rook is in no color" in text and "counters (points)" in text
 
 
+@pytest.mark.parametrize("name", ["hand", "nest"])
+def test_seat_help_says_who_sits_where(name):
+    # a player thinks of "my left-hand opponent" and "the dealer on my right": the help named
+    # the seats N and W without saying where they sit, so a constraint on "my left opponent" was a guess
+    text = " ".join(run(name, "--help").stdout.split())
+    assert "N E S W clockwise" in text and "left-hand opponent is E" in text and "right-hand opponent W" in text
+
+
+@pytest.mark.parametrize("args, deck", [
+    (["hand", "Rook B14 B10 B9 R14 R5 Y13 G10 G1", "--rules", "hasbro"], "5-14 in each color, and the Rook"),
+    (["nest", "--rules", "hasbro", "--hand", "Rook B14 B10 B9 R14 R5 Y13 G10 G5", "--nest", "B5 R10 Y14 G1 Y5"],
+     "5-14 in each color, and the Rook"),
+    (["nest", "--rules", "kentucky", "--hand", "Rook B1 B14 B12 B10 B7 R13 R10 Y1 G11", "--nest", "B2 R5 R6 R7 R8"],
+     "1+5-14 in each color, and the Rook"),
+    (["hand", "Rook B14 B13 B11 B10 B7 R13 R10 Y14", "--rules", "dixie40"], "5-14 in each color, and no Rook"),
+])
+def test_a_card_not_in_the_deck_says_what_the_deck_holds(args, deck):
+    # "card 'G1' is not in this deck" left a player who knows the 57-card deck to guess which cards hasbro keeps
+    assert_bad_input(run(*args), "is not in this deck", deck)
+
+
+@pytest.mark.parametrize("command", [["hand", "Rook B14 B10 B9 R14 R5 Y13 G10 G5"], ["deal"]])
+def test_a_constraint_the_shell_cut_at_its_operator_says_to_quote_it(command):
+    # `-c E:counters>=30` unquoted: the shell sends '>=30' to a file and the tool sees 'E:counters'
+    assert_bad_input(run(*command, "--rules", "hasbro", "-c", "E:counters"),
+                     "'E:counters'", "quote it", "-c 'E:B>=3'", "redirection")
+    # a constraint with its operator misspelt is not a shell matter
+    r = run(*command, "--rules", "hasbro", "-c", "E:Y=>3")
+    assert_bad_input(r, "'E:Y=>3'")
+    assert "quote it" not in r.stderr
+
+
 def test_version():
     from importlib.metadata import version
 
