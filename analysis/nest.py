@@ -688,7 +688,8 @@ class NestReport:
             row["p_make"] = rec.p_make
         # the rest of its figures as its option row has them (gap stays its lead over the runner-up)
         same = self.options[(self.options["trump"] == rec.trump) & (self.options["discard"] == rec.discard.rdn())]
-        for col in ("p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds"):
+        for col in ("rank", "p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds", "quick", "policy",
+                    "sources"):
             if len(same) and col in same.columns and col not in row:
                 row[col] = same.iloc[0][col]
         frame = pd.concat([opts, pd.DataFrame([row])], ignore_index=True)

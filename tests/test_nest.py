@@ -347,7 +347,8 @@ def test_cli_json_csv_and_table():
     rec = rows[rows["section"] == "recommendation"].iloc[0]
     own = rows[(rows["section"] == "option") & (rows["trump"] == rec["trump"]) & (rows["discard"] == rec["discard"])]
     assert len(own) == 1  # its option row: the same figures, but gap is its lead over the runner-up
-    for col in ("mean", "se", "p_make", "p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds"):
+    for col in ("mean", "se", "p_make", "p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds",
+                "rank", "quick", "policy", "sources"):  # the last four were left empty
         assert rec[col] == own.iloc[0][col], col
     assert rec["gap"] == pytest.approx(lib.recommendation.gap, abs=1e-4)
     res = _cli(*args)
