@@ -611,12 +611,8 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
             text = line.strip()
             if not text or text.startswith("#"):
                 continue
-            try:
-                text.encode("utf-8")  # undecodable bytes read as surrogates do not encode
-            except UnicodeEncodeError:
-                raise BadInput(f"{name} line {n}: not UTF-8 text") from None
             yield f"{name} line {n}", text
-    except UnicodeDecodeError as e:  # decoded in blocks: no trustworthy line number
+    except UnicodeDecodeError as e:  # both streams decode strictly, in blocks: no trustworthy line number
         raise BadInput(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r})") from None
 
 

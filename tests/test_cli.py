@@ -717,10 +717,10 @@ def test_hand_from_empty_standard_input_says_so():
 def test_bytes_that_are_not_utf8_on_standard_input_are_one_short_line(how):
     args = ["solve", "--rules", "hasbro", "--trump", "B", "--declarer", "N", "-"]
     junk = b"N: B14 \xff\xfe\x00junk / E: B5\n" + bytes(range(128, 256)) * 4 + b"\n"
-    if how == "CliRunner":   # decodes strictly
+    if how == "CliRunner":   # its own standard input
         r = CliRunner().invoke(main, args, input=junk)
         code, err = r.exit_code, r.stderr
-    else:                    # a real standard input: undecodable bytes arrive as surrogates
+    else:                    # a real one (sys.stdin would hand undecodable bytes on as surrogates)
         p = subprocess.run([sys.executable, "-m", "rook_analyze.cli", *args], input=junk, capture_output=True)
         code, err = p.returncode, p.stderr.decode()
     assert code == 2 and "Traceback" not in err
