@@ -386,20 +386,23 @@ class Hand:
         return f"Hand.from_rdn({self.rdn()!r})"
 
 
+def number_runs(numbers: Iterable[int]) -> str:
+    """Numbers, low to high, as runs joined by +, as the ``numbers`` knob
+    writes them: ``1+5-14``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return "+".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def _deck_text(deck_mask: int) -> str:
     """What a deck holds, for an error that says which cards may be written:
     'it holds the numbers 5-14 in each color, and the Rook'."""
-    def runs(color: int) -> str:
-        spans: list[list[int]] = []
-        for number in range(1, 15):
-            if deck_mask >> (16 * color + number) & 1:
-                if spans and spans[-1][1] == number - 1:
-                    spans[-1][1] = number
-                else:
-                    spans.append([number, number])
-        return "+".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans) or "none"
-
-    per_color = [runs(c) for c in range(len(COLORS))]
+    per_color = [number_runs(n for n in range(1, 15) if deck_mask >> (16 * c + n) & 1) or "none"
+                 for c in range(len(COLORS))]
     if len(set(per_color)) == 1:
         numbers = f"the numbers {per_color[0]} in each color"
     else:

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any
 
 from .cards import (COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, ascii_lower, ascii_upper,
-                    _hex, mask_indices, shown)
+                    _hex, mask_indices, number_runs, shown)
 from .errors import RulesError
 
 BIRD_RANKS = ("high", "ten_and_half", "low", "none")
@@ -665,13 +665,7 @@ def _format_knob(key: str, value: Any) -> str:
     if key == "teams":
         return ALONE if value is None else "".join(str(x) for x in value)
     if key == "numbers":
-        runs: list[list[int]] = []
-        for n in value:
-            if runs and n == runs[-1][1] + 1:
-                runs[-1][1] = n
-            else:
-                runs.append([n, n])
-        return "+".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+        return number_runs(value)
     return str(value)
 
 
