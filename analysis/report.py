@@ -762,6 +762,10 @@ def plot_report(report: Report):
             _curve(right, by_count["count"] + width / 2, by_count[f"make_{b}"], by_count[f"make_{b}_lo"],
                    by_count[f"make_{b}_hi"],
                    color=cmap2[k], marker=MARKERS[k], label=f"bid {b}" if rules.has_auction else f"{b} tricks")
+        # named in the legend, not written on the line, where a point near 50% covered the words
+        right.axhline(50, color="grey", lw=1, ls=":", label="even chance (50%)")
+        where = (f"\n(a point: the {width} counts around it, each with at least {MIN_COUNT_ROWS} hands)"
+                 if width > 1 else "")
     else:
         # an empty panel would look like a fault: say why it is empty
         fit, _ = deals_needed(report.rules)
@@ -771,11 +775,7 @@ def plot_report(report: Report):
         right.text(0.5, 0.6, why, transform=right.transAxes, ha="center", va="center", fontsize=10,
                    color="dimgrey")
         right.set_xticks([])  # no counts to show: no axis to read
-    if not by_count.empty:  # an empty panel has no points to read against the line or to explain
-        # named in the legend, not written on the line, where a point near 50% covered the words
-        right.axhline(50, color="grey", lw=1, ls=":", label="even chance (50%)")
-    where = (f"\n(a point: the {width} counts around it, each with at least {MIN_COUNT_ROWS} hands)"
-             if width > 1 and not by_count.empty else "")
+        where = ""  # nor a 50% line or a note on what a point is
     nest = rules.nest_size > 0  # no nest, no discards (bridge): as the table says
     right.set_xlabel(f"hand count of the dealt hand{', before the nest' if nest else ''}{where}")
     right.set_ylabel("chance to make the bid (%)")
