@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -389,15 +390,33 @@ class SeedRange(click.IntRange):
 SEED = SeedRange()
 
 
-def finite(what: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A callback for a FloatRange option that also refuses nan and inf
-    (FloatRange lets them through, and the library then named the value by
-    its own argument, ``margin=nan``): '--OPTION nan: expected WHAT'."""
-    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-        if value is not None and not math.isfinite(value):
-            raise BadInput(f"{param.opts[0]} {value:g}: expected {what}")
-        return value
-    return check
+class Number(click.FloatRange):
+    """A number option with a floor (``above`` it, or ``at_least`` it) and,
+    unless ``infinite`` is allowed, finite; nan never passes. A refusal
+    quotes what was typed: click's FloatRange quoted its reading, so
+    '--precision 1e-400' said '0.0 is not in the range x>0'. ``what`` ends
+    the message: '--OPTION TEXT: expected WHAT'."""
+
+    def __init__(self, what: str, above: float | None = None, at_least: float | None = None,
+                 infinite: bool = False) -> None:
+        # a FloatRange for --help's range ('[x>0]'); convert is this class's own
+        super().__init__(min=above if above is not None else at_least, min_open=above is not None)
+        self.what, self.above, self.at_least, self.infinite = what, above, at_least, infinite
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        text = format(value, "g") if isinstance(value, float) else str(value).strip()
+        try:
+            x = float(text)
+        except ValueError:
+            self.fail(f"{shown(value)} is not a valid number", param, ctx)
+        low = (self.above is not None and x <= self.above) or (self.at_least is not None and x < self.at_least)
+        if math.isnan(x) or (math.isinf(x) and not self.infinite) or low:
+            option = param.opts[0] if param is not None and param.opts else "value"
+            said = text if len(text) <= 40 and " " not in text else shown(text)
+            # a number too small for a float reads as 0: say so, or '1e-400' looks wrongly refused
+            tiny = " (it reads as 0)" if x == 0 and re.search(r"[1-9]", re.split(r"[eE]", text)[0]) else ""
+            raise BadInput(f"{option} {said}: expected {self.what}{tiny}")
+        return x
 
 
 def rules_option(required: bool = True, **kw: Any) -> Callable:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import click
 
@@ -10,7 +9,7 @@ from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, check_detail_path, checked,
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path, checked,
                                      compile_notice, constraint_option, detail_option, echo_data, emit_report,
                                      format_table, joined, known_option, output_format, output_then, progress,
                                      read_deal_lines, rounded_records, rules_option, save_csv, save_figure,
@@ -38,14 +37,13 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @known_option("Cards known to lie elsewhere, e.g. 'E:B14 R5' or 'nest:G1'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is a "
                    "color (its number cards; the Rook is in no color), counters (points) or rook; OP is >= <= = > < (repeatable, all must hold).")
-@click.option("--precision", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SE",
-              callback=lambda ctx, param, value: _number(value, "--precision", "a standard error in points", True),
+@click.option("--precision", type=Number("a standard error in points, above 0 and finite", above=0), default=None,
+              metavar="SE",
               help="Sample in rounds of 100 and stop once the recommendation is settled: the bid and the "
                    "trump each decided by their 95% intervals, or, too close to call, pinned to within SE "
                    "points of standard error (ev at the recommended bid and the next one up; the best "
                    "trump's lead over each other trump).")
-@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
-              callback=lambda ctx, param, value: _number(value, "--time-limit", "seconds", False),
+@click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
               help="Start no new samples once SECONDS have passed and report those solved (the last round "
                    "may overrun by a sample a thread). How many depends on the machine: the report says, and "
@@ -142,14 +140,6 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
             save_figure(bid_curve(report), plot)
 
     output_then(lambda: emit_report(report, fmt, _print_table), notes_and_files)
-
-
-def _number(value: float | None, option: str, what: str, finite: bool) -> float | None:
-    # FloatRange lets nan through, and inf: a precision of nan is met by no standard error and one
-    # of inf by any; a time limit of inf is one no run reaches
-    if value is not None and (math.isnan(value) or (finite and math.isinf(value))):
-        raise BadInput(f"{option} {value:g}: expected {what}, above 0" + (" and finite" if finite else ""))
-    return value
 
 
 def _print_table(report) -> None:

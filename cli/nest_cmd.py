@@ -11,7 +11,7 @@ from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, echo_data,
-                                     emit_report, finite, format_table, known_option, output_format, output_then,
+                                     emit_report, Number, format_table, known_option, output_format, output_then,
                                      progress, rounded_records, rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.api import most_threads
@@ -52,8 +52,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @click.option("--objective", type=click.Choice(OBJECTIVES, case_sensitive=False), default="mean", show_default=True,
               help="What the best option maximises: mean points, p_make (P(make the bid)) or score (points "
                    "if made, else minus the bid); the last two need --bid.")
-@click.option("--margin", type=click.FloatRange(min=0), default=DEFAULT_MARGIN, show_default=True, metavar="SE",
-              callback=finite("a number of standard errors, 0 or more and finite"),
+@click.option("--margin", type=Number("a number of standard errors, 0 or more and finite", at_least=0),
+              default=DEFAULT_MARGIN, show_default=True, metavar="SE",
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")

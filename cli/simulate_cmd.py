@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, finite, output_format, rules_option,
+from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, Number, output_format, rules_option,
                                      say_stopped, stopped_by)
 from rook_analyze.analysis.simulate import (CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS,
                                             ClusterLost, finished_chunks, is_ours, load_plan)
@@ -30,8 +30,8 @@ from rook_analyze.solver import Rules
               help="Run on a running Dask cluster instead, e.g. tcp://10.0.0.5:8786 "
                    "(started with 'dask scheduler' and 'dask worker ADDRESS'; each worker "
                    "needs rook-analyze installed).")
-@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=CONNECT_TIMEOUT,
-              show_default=True, metavar="SECONDS", callback=finite("seconds, above 0 and finite"),
+@click.option("--connect-timeout", type=Number("seconds, above 0 and finite", above=0), default=CONNECT_TIMEOUT,
+              show_default=True, metavar="SECONDS",
               help="With --scheduler: how long to wait for it to answer before giving up.")
 @click.option("--resume", is_flag=True,
               help="Finish an interrupted run: keep the parts already in --out and compute the rest. "

@@ -781,6 +781,18 @@ def test_precision_must_be_a_finite_number(value):
         analyze_hand(SMALL_HAND, SMALL, samples=3, seed=3, precision=float(value))
 
 
+@pytest.mark.parametrize("typed, said", [("1e-400", "1e-400: expected a standard error in points, above 0 and "
+                                                     "finite (it reads as 0)"),
+                                          ("0", "0: expected a standard error in points, above 0 and finite"),
+                                          ("-2.5", "-2.5: expected a standard error in points, above 0 and finite")])
+def test_precision_refused_quotes_what_was_typed(typed, said):
+    # click's FloatRange quoted its reading: '1e-400' was refused as '0.0 is not in the range x>0'
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "3", "--seed", "3", "--precision", typed)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"Error: --precision {said}"
+    assert "[x>0]" in run("hand", "--help").stdout  # the range is still in the help
+
+
 def test_time_limit_nan_is_named_as_the_option():
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "3", "--seed", "3", "--time-limit", "nan")
     assert r.exit_code == 2 and r.stdout == ""
