@@ -903,16 +903,20 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     seats = Rules.from_spec(plan.rules).seats
     schema = dataset_schema(plan.rules)
     want = list(dict.fromkeys(columns)) if columns else schema.names
+    # the order keys are read even when not asked for: rows are put in deal and seat order by them
+    # (sorted by position alone, every deal's first seat came first), then left out
+    order_keys = [c for c in ("deal_id", "position") if c not in want]
+    read = want + order_keys
     joined: list[pa.Table] = []
     batch: list[pa.Table] = []
     # Arrow reads without the GIL: a few threads overlap the parts' file opens and decoding
     with ThreadPoolExecutor(max_workers=min(READ_THREADS, len(parts))) as pool:
-        for i, table in zip(parts, pool.map(lambda i: _read_part(out, i, columns, plan.chunk_span(i), schema,
+        for i, table in zip(parts, pool.map(lambda i: _read_part(out, i, read, plan.chunk_span(i), schema,
                                                                  plan), parts)):
             # ParquetFile.read leaves out a column a part lacks (read_table refused): counted here,
             # after the threads (a schema check in each read held the GIL: a million deals took 9 s more)
-            if table.num_columns != len(want):
-                missing = next(c for c in want if c not in table.column_names)
+            if table.num_columns != len(read):
+                missing = next(c for c in read if c not in table.column_names)
                 raise _unreadable(part_path(out, i), f"no column {missing!r} in it")
             rows = plan.chunk_span(i)[1] * seats
             if table.num_rows != rows:
@@ -928,10 +932,10 @@ def read_dataset(out: str | os.PathLike, columns: Sequence[str] | None = None) -
     frame = pa.concat_tables(joined + batch).to_pandas()
     del joined, batch
     _check_points(frame, out, plan)
-    keys = [c for c in ("deal_id", "position") if c in frame.columns]
-    if keys and not _in_order(frame, keys):
+    keys = ["deal_id", "position"]
+    if not _in_order(frame, keys):
         frame = frame.sort_values(keys, kind="stable").reset_index(drop=True)
-    return frame
+    return frame.drop(columns=order_keys) if order_keys else frame
 
 
 def _in_order(frame: pd.DataFrame, keys: Sequence[str]) -> bool:
@@ -1180,14 +1184,17 @@ def _undo_output(out: Path, existed: bool) -> None:
 
 def warm_solver(rules: Rules | str) -> None:
     """Solve one small position so the numba kernels are compiled and on the
-    disk cache before worker processes start (they then load, not compile)."""
+    disk cache before worker processes start (they then load, not compile),
+    with the smallest solver table (this process keeps it: ``release_tables``)."""
     from rook_analyze.solver import solve_batch
 
     rules = Rules.from_spec(rules)
     plan = make_plan(rules, 1, seed=0, chunk_size=1)
     deal = chunk_deals(plan, 0)[0]
     small = deal.ending(2)  # two tricks' worth of cards: compiles every kernel, solves in no time
-    solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1)
+    # the smallest table compiles the same kernels: this process solves nothing more, and a
+    # default table (about 240 MB) stayed with it for the whole run and after
+    solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1, tt_bits=api.MIN_TT_BITS)
 
 
 # what a worker process holds besides its solver table (Python, numba's

@@ -221,6 +221,24 @@ def test_read_dataset_joins_parts_in_batches_and_orders_rows_written_out_of_orde
                    path)
     assert pq.read_table(path).column("deal_id").to_pylist()[0] == 7
     pd.testing.assert_frame_equal(read_dataset(out), whole)
+    # columns without deal_id come in the same order: sorted by position alone, every deal's
+    # first seat came first
+    for columns in (["position", "points_B"], ["points_B", "seat"]):
+        pd.testing.assert_frame_equal(read_dataset(out, columns), whole[columns])
+
+
+def test_warming_the_solver_keeps_no_full_size_table():
+    """The process that runs ``simulate`` only warms the kernels; the workers
+    solve. A default table (about 240 MB) stayed with it for the whole run
+    and after."""
+    from rook_analyze.analysis.simulate import warm_solver
+    from rook_analyze.solver import api, release_tables
+
+    release_tables()
+    warm_solver(TINY)
+    held = sum(a.nbytes for entry in api._tables._free for a in entry[0])
+    assert 0 < held < 20_000_000
+    release_tables()
 
 
 def test_a_dataset_of_another_policy_revision_is_read_but_not_resumed(tmp_path):
