@@ -597,6 +597,15 @@ def format_csv(records: Sequence[Mapping[str, Any]], columns: Sequence[str] | No
 
 
 # -------------------------------------------------------------- deal input
+def deal_source(deal: str | None, file: Any = None) -> str:
+    """How messages name where a command's deals come from: the ``--file``
+    path, ``<stdin>``, or ``DEAL`` (the argument)."""
+    if file is not None:
+        name = getattr(file, "name", "--file")
+        return "<stdin>" if name in ("-", "<stdin>") else str(name)
+    return "DEAL" if deal is not None and deal.strip() not in ("", "-") else "<stdin>"
+
+
 def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, str]]:
     """The deals of a command: ``deal`` (text, or ``-`` for standard input) or
     an open ``file``; one deal a line, blank and ``#`` lines skipped. With
@@ -621,8 +630,7 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
         # sys.stdin itself splits on LF only and decodes by PYTHONIOENCODING
         stream, name = click.open_file("-", "r", encoding="utf-8"), "<stdin>"
     else:
-        stream, name = file, getattr(file, "name", "--file")
-        name = "<stdin>" if name in ("-", "<stdin>") else name
+        stream, name = file, deal_source(None, file)
     try:
         for n, line in enumerate(stream, start=1):
             if n == 1:
@@ -635,8 +643,10 @@ def read_deal_lines(deal: str | None, file: Any = None) -> Iterator[tuple[str, s
         raise BadInput(f"{name}: not UTF-8 text (byte {e.object[e.start:e.start + 1]!r})") from None
 
 
-def parse_deals(lines: Iterable[tuple[str, str]], rules: Rules, complete: bool = False) -> list[tuple[str, Deal]]:
-    """Parse every deal first, so bad input fails before any long solve."""
+def parse_deals(lines: Iterable[tuple[str, str]], rules: Rules, complete: bool = False,
+                source: str | None = None) -> list[tuple[str, Deal]]:
+    """Parse every deal first, so bad input fails before any long solve.
+    ``source`` names the input in the message when it holds no deal."""
     out = []
     for where, text in lines:
         try:
@@ -644,7 +654,9 @@ def parse_deals(lines: Iterable[tuple[str, str]], rules: Rules, complete: bool =
         except RookError as e:
             raise BadInput(f"{where}: {e}") from None
     if not out:
-        raise BadInput("no deals in the input (blank lines and # lines are skipped)")
+        # named: a script running solve over many files can tell which one was empty
+        where = f"{source}: " if source else ""
+        raise BadInput(f"{where}no deals in the input (blank lines and # lines are skipped)")
     return out
 
 

@@ -9,8 +9,8 @@ from contextlib import closing, nullcontext
 import click
 
 from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_trump, checked,
-                                     compile_notice, deal_input, emit, format_csv, joined, output_format,
-                                     parse_deals, progress, read_deal_lines, rules_option, seat_index)
+                                     compile_notice, deal_input, deal_source, emit, format_csv, joined,
+                                     output_format, parse_deals, progress, read_deal_lines, rules_option, seat_index)
 from rook_analyze.solver import Card, Deal, RookError, Rules, card_values, play_line
 from rook_analyze.solver import solve as solve_deal
 from rook_analyze.solver.api import _in_order_on_threads, _load_kernels, default_threads, most_threads, table_bits
@@ -128,7 +128,7 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
         held = f"the {len(deal)} arguments hold" if len(deal) > 1 else "the argument holds"
         raise BadInput(f"DEAL: {held} more than one deal; give one, or several in a file "
                        "(--file PATH) or on standard input (-), one a line")
-    deals = parse_deals(read_deal_lines(joined(deal), file), rules)
+    deals = parse_deals(read_deal_lines(joined(deal), file), rules, source=deal_source(joined(deal), file))
     names = rules.seat_names
 
     columns = (list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])

@@ -370,10 +370,19 @@ def test_a_deal_and_a_file_together_name_both(tmp_path):
                      f"... and --file {str(path)!r}: give a DEAL or --file PATH, not both")  # a long deal cut short
 
 
+def test_an_input_file_without_deals_is_named(tmp_path):
+    # a script that runs solve over many files can tell which one held nothing
+    for text in ("", "# only a comment\n\n"):
+        path = tmp_path / "empty.rdn"
+        path.write_text(text)
+        assert_bad_input(run(*SOLVE, "--file", str(path)),
+                         f"{path}: no deals in the input (blank lines and # lines are skipped)")
+
+
 def test_solve_needs_a_deal(monkeypatch):
     # nothing but comments piped in (the runner's standard input is never a terminal): read, and found empty
     assert_bad_input(run(*SOLVE, input="# only a comment\n\n"),
-                     "no deals in the input (blank lines and # lines are skipped)")
+                     "<stdin>: no deals in the input (blank lines and # lines are skipped)")
     assert_bad_input(run(*SOLVE, _a_deal(), "--file", "-", input=_a_deal()), "not both", "--file '-'",
                      "DEAL '" + _a_deal()[:20])
 
