@@ -19,7 +19,9 @@ to ruff with). The pool is the union of
 - the best discards of each trump by the quick estimate, from the full
   enumeration, so nothing the estimate ranks high is pruned.
 
-Birds are never discarded, nor trumps unless the side colors run out.
+Birds are discarded only when the other cards run short, and trumps only
+when the side cards run short: then every mix of side cards and trumps is
+weighed (keeping a side card and burying one more trump can pay).
 Discards that differ only in which of equivalent cards they bury (the same
 color and points, no unseen card ranking between them) play alike on every
 layout, so they are one option (``equivalence_classes``). The pool is cut
@@ -300,8 +302,9 @@ def quick_scores(cards: Hand, trump: str, rules: Rules, discards: np.ndarray) ->
 
 
 def _all_discards(cards: Hand, k: int, no_birds: bool, trump_mask: int) -> np.ndarray:
-    """Every ``k``-card discard of ``cards`` as uint64 masks; birds and trumps
-    only where there are not enough other cards."""
+    """Every ``k``-card discard of ``cards`` as uint64 masks: of the side
+    cards where there are ``k``; else of the side cards and trumps (any mix);
+    else of every card, birds too."""
     idx = mask_indices(cards.mask)
     pool = [i for i in idx if not (no_birds and (1 << i) & BIRD_MASK)]
     side = [i for i in pool if not (trump_mask >> i) & 1]

@@ -174,6 +174,17 @@ def test_pool_never_buries_trumps_or_birds_while_side_cards_last():
             assert c.discard.count(trump) == 0 and not c.discard.has_bird(), (trump, c.discard.rdn())
 
 
+def test_pool_mixes_side_cards_and_trumps_when_side_cards_run_short():
+    """With fewer side cards than the nest takes, the pool weighs every mix of
+    side cards and trumps (birds still kept): burying one trump more to keep
+    a side card is an option, as the module docstring says."""
+    rules = Rules.from_spec("hasbro,hand_size=2")
+    cands = nest_candidates("Rook B14", "B10 B9 B8 R5 G7", rules, limit=10_000, per_trump=10_000)
+    under_b = {c.discard.rdn() for c in cands if c.trump == "B"}
+    assert all("Rook" not in d for d in under_b)
+    assert "B14 B10 B9 B8 G7" in under_b and "B14 B10 B9 B8 R5" in under_b  # R5 or G7 kept
+
+
 def test_pool_voids_every_side_color_and_pair_that_fits():
     """The discards built by rule void each side color, and each pair of
     them, that fits in the nest (filled up with the lowest side cards)."""
