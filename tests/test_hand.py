@@ -450,6 +450,11 @@ def test_settled_judges_each_deciding_bid_by_both_tests():
     tied = clear_b.copy()
     tied[:, 1] = clear_b[:, 0] + rng.integers(-3, 4, 30)
     assert not settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, 0.1, tied)
+    # a lead of 0 on average, pinned by its standard error: settled at exactly --precision ("at most")
+    even = np.column_stack([np.full(100, 80), 80 + np.tile([1, -1], 50), np.full(100, 50), np.full(100, 50)])
+    se = (even[:, 0] - even[:, 1]).astype(float).std(ddof=1) / math.sqrt(100)
+    assert settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, se, even)
+    assert not settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, se * 0.999, even)
 
 
 def test_no_bidding_or_no_samples_is_an_error():
@@ -791,6 +796,23 @@ def test_precision_refused_quotes_what_was_typed(typed, said):
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.strip() == f"Error: --precision {said}"
     assert "[x>0]" in run("hand", "--help").stdout  # the range is still in the help
+
+
+def test_table_shows_the_bid_figures_to_their_places():
+    """The table's bid rows are the json's figures rounded: probabilities to
+    3 places (0.857, not 0.86), ev to 1 and its standard error to 2."""
+    args = ("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "7", "--seed", "1")
+    doc = json.loads(run(*args, "--format", "json").stdout)
+    lines = run(*args).stdout.splitlines()
+    head = lines.index(next(ln for ln in lines if ln.split()[:2] == ["bid", "p_make"]))
+    cols = lines[head].split()
+    places = {"p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "ev": 1, "ev_se": 2, "ev_lo": 1,
+              "ev_hi": 1}
+    for line, row in zip(lines[head + 1:], doc["bids"]):
+        cells = dict(zip(cols, line.split()))
+        assert int(cells["bid"]) == row["bid"]
+        for col, k in places.items():
+            assert float(cells[col]) == round(row[col], k), (row["bid"], col, cells[col], row[col])
 
 
 def test_time_limit_nan_is_named_as_the_option():

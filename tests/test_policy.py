@@ -81,6 +81,13 @@ def test_discard_steps_worked_by_hand(held, discard):
     assert P.discard(cards(held), "B", FULL) == cards(discard)
 
 
+def test_a_color_that_exactly_fills_the_places_left_is_voided():
+    # 4. yellow (2 cards) voided first, then green's 3 fill the 3 places left exactly: voided too,
+    # rather than red's losers R10 R5 taking them
+    held = cards("B14 B13 B12 Y9 Y8 G9 G8 G7 R13 R11 R10 R9 R8 R5")
+    assert P.discard(held, "B", HASBRO) == cards("Y9 Y8 G9 G8 G7")
+
+
 def test_last_trick_nest_fills_with_losing_counters_first():
     # 5. hasbro: yellow and green voided, one place left among the red losers: the counter R5 goes
     # (kept, the defenders mostly capture it; in the nest it goes with the last trick, mostly the

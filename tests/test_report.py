@@ -257,6 +257,8 @@ def test_make_interval_counts_a_deals_hands_together():
     assert make_interval(same, deals) == pytest.approx(wilson(0.2, 50))
     apart = np.tile([True, False, False, True], 50)  # two of four each deal: never narrower than the hands
     assert make_interval(apart, deals) == pytest.approx(wilson(0.5, 200))
+    # deals pulling apart less evenly: their spread would make more than the 8 hands; held at 8
+    assert make_interval([1, 0, 1, 0, 1, 0, 1, 1], [0, 0, 1, 1, 2, 2, 3, 3]) == pytest.approx(wilson(5 / 8, 8))
     own = np.arange(200) % 5 == 0  # each hand a deal of its own
     assert make_interval(own, np.arange(200)) == pytest.approx(wilson(0.2, 200))
     assert make_interval(np.ones(200, bool), deals) == pytest.approx(wilson(1.0, 200))
@@ -308,6 +310,20 @@ def test_report_intervals_are_the_tables_in_json_not_in_the_table_view(dataset):
     assert "make_100_hi" in doc["make_by_count"][0]
     text = run_cli("report", str(dataset)).stdout
     assert "_lo" not in text and "_hi" not in text
+
+
+def test_table_view_shows_the_json_figures_as_percents(dataset):
+    """The table's chance to make each bid is the json share in whole percents,
+    rounded, and the trump choice's shares are percents with one decimal."""
+    doc = json.loads(run_cli("report", str(dataset), "--format", "json").stdout)
+    text = run_cli("report", str(dataset)).stdout
+    every = [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]
+    line = next(ln for ln in text.splitlines() if ln.startswith("all hands"))
+    shown_percents = [int(v) for v in line.split()[-len(doc["bids"]):]]
+    assert shown_percents == [round(100 * every[f"make_{b}"]) for b in doc["bids"]]
+    for rec in doc["trump_choice"]:
+        if rec["unit"] == "share of hands":
+            assert re.search(rf"{re.escape(rec['statistic'])}\s+{100 * rec['value']:.1f}%", text), rec
 
 
 def test_best_target_is_an_upper_bound(dataset):

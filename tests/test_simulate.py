@@ -70,6 +70,8 @@ def test_chunk_rows_are_the_policy_and_the_solver():
         assert row["best_points"] == max(pts)
         assert row["policy_points"] == row[f"points_{row['policy_trump']}"]
         assert row[f"points_{row['best_trump']}"] == max(pts)
+        if row["policy_points"] == max(pts):  # a tie with the policy's trump goes to it (README)
+            assert row["best_trump"] == row["policy_trump"]
         # hasbro: W deals, N (left of the dealer) leads
         assert row["leader"] == "N" and row["declarer_leads"] == (row["seat"] == "N")
         assert row["side_leads"] == (row["seat"] in ("N", "S"))
@@ -103,6 +105,12 @@ def test_hand_features_worked_by_hand(rules, hand, expected):
     color, the Rook) on hands worked out by hand: the chunk test above only
     compares the rows with hand_features itself."""
     assert hand_features(rules, Hand.from_rdn(hand)) == expected
+
+
+def test_longest_color_ties_go_to_the_first_in_b_r_y_g_order():
+    # B and G both three long, both headed by the 14: B, the first (its docstring)
+    assert hand_features(Rules.preset("hasbro"), Hand.from_rdn("B14 B9 B7 G14 G9 G7 R5 Y6 Y7"))["longest_color"] == "B"
+    assert hand_features(Rules.preset("hasbro"), Hand.from_rdn("G14 G9 G7 R14 R9 R7 B5 Y6 Y7"))["longest_color"] == "R"
 
 
 def test_the_readme_documents_the_schema():
