@@ -1182,10 +1182,12 @@ def _undo_output(out: Path, existed: bool) -> None:
         pass
 
 
-def warm_solver(rules: Rules | str) -> None:
+def warm_solver(rules: Rules | str, tt_bits: int | None = api.MIN_TT_BITS) -> None:
     """Solve one small position so the numba kernels are compiled and on the
-    disk cache before worker processes start (they then load, not compile),
-    with the smallest solver table (this process keeps it: ``release_tables``)."""
+    disk cache before worker processes start (they then load, not compile).
+    ``tt_bits``: the solver table's size, which this process keeps
+    (``release_tables`` frees it): the smallest by default; None, the
+    default size, for a process that goes on to solve with it."""
     from rook_analyze.solver import solve_batch
 
     rules = Rules.from_spec(rules)
@@ -1194,7 +1196,7 @@ def warm_solver(rules: Rules | str) -> None:
     small = deal.ending(2)  # two tricks' worth of cards: compiles every kernel, solves in no time
     # the smallest table compiles the same kernels: this process solves nothing more, and a
     # default table (about 240 MB) stayed with it for the whole run and after
-    solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1, tt_bits=api.MIN_TT_BITS)
+    solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1, tt_bits=tt_bits)
 
 
 # what a worker process holds besides its solver table (Python, numba's

@@ -47,7 +47,8 @@ def _rss_and_cpu() -> tuple[int, float]:
 def _warm(rules: str) -> bool:
     from rook_analyze.analysis.simulate import warm_solver
 
-    warm_solver(rules)
+    # a table of the default size, as a worker's first chunk makes: the memory at the start then holds it
+    warm_solver(rules, tt_bits=None)
     return True
 
 
