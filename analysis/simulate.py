@@ -1194,8 +1194,8 @@ def warm_solver(rules: Rules | str, tt_bits: int | None = api.MIN_TT_BITS) -> No
     plan = make_plan(rules, 1, seed=0, chunk_size=1)
     deal = chunk_deals(plan, 0)[0]
     small = deal.ending(2)  # two tricks' worth of cards: compiles every kernel, solves in no time
-    # the smallest table compiles the same kernels: this process solves nothing more, and a
-    # default table (about 240 MB) stayed with it for the whole run and after
+    # the smallest table compiles the same kernels: the process that runs simulate solves
+    # nothing more, and a default table (about 240 MB) stayed with it for the whole run and after
     solve_batch([small], rules.trumps[0], 0, dealer=plan.dealer, threads=1, tt_bits=tt_bits)
 
 

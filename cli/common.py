@@ -404,11 +404,14 @@ class Number(click.FloatRange):
         self.what, self.above, self.at_least, self.infinite = what, above, at_least, infinite
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        text = format(value, "g") if isinstance(value, float) else str(value).strip()
-        try:
-            x = float(text)
-        except ValueError:
-            self.fail(f"{shown(value)} is not a valid number", param, ctx)
+        if isinstance(value, (int, float)):  # a default, or a caller's number: kept exact, shown short
+            x, text = float(value), format(value, "g")
+        else:
+            text = str(value).strip()
+            try:
+                x = float(text)
+            except ValueError:
+                self.fail(f"{shown(value)} is not a valid number", param, ctx)
         low = (self.above is not None and x <= self.above) or (self.at_least is not None and x < self.at_least)
         if math.isnan(x) or (math.isinf(x) and not self.infinite) or low:
             option = param.opts[0] if param is not None and param.opts else "value"
