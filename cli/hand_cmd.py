@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-
 import click
 
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
 from rook_analyze.analysis.sampling import Constraint, DealSampler
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path, checked,
-                                     compile_notice, constraint_option, detail_option, echo_data, emit_report,
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path,
+                                     checked, compile_notice, constraint_option, detail_option, echo_data, emit_report,
                                      format_table, joined, known_option, output_format, output_then, progress,
                                      read_deal_lines, rounded_records, rules_option, save_csv, save_figure,
                                      seat_index, slow_hands_notice)

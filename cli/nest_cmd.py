@@ -9,9 +9,9 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.sampling import Constraint
-from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, check_detail_path,
-                                     checked, compile_notice, constraint_option, detail_option, echo_data,
-                                     emit_report, Number, format_table, known_option, output_format, output_then,
+from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, Number,
+                                     check_detail_path, checked, compile_notice, constraint_option, detail_option,
+                                     echo_data, emit_report, format_table, known_option, output_format, output_then,
                                      progress, rounded_records, rules_option, save_csv, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.api import most_threads

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from rook_analyze.cli.common import (SEED, BadInput, compile_notice, emit, Number, output_format, rules_option,
+from rook_analyze.cli.common import (SEED, BadInput, Number, compile_notice, emit, output_format, rules_option,
                                      say_stopped, stopped_by)
 from rook_analyze.analysis.simulate import (CONNECT_TIMEOUT, DEFAULT_CHUNK_SIZE, META_FILE, SMALL_RUN_CHUNKS,
                                             ClusterLost, finished_chunks, is_ours, load_plan)

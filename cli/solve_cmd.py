@@ -128,7 +128,8 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
         held = f"the {len(deal)} arguments hold" if len(deal) > 1 else "the argument holds"
         raise BadInput(f"DEAL: {held} more than one deal; give one, or several in a file "
                        "(--file PATH) or on standard input (-), one a line")
-    deals = parse_deals(read_deal_lines(joined(deal), file), rules, source=deal_source(joined(deal), file))
+    text = joined(deal)
+    deals = parse_deals(read_deal_lines(text, file), rules, source=deal_source(text, file))
     names = rules.seat_names
 
     columns = (list(COLUMNS) + (["trick"] if played else []) + (["cards"] if with_cards else [])
