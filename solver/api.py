@@ -493,7 +493,8 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
             raise IllegalActionError(
                 f"card {card.rdn()!r} played to the trick is not in {rules.seat_names[seat]}'s hand")
         b = int(enc.perm[card.index])
-        legal = kernel.legal_mask(enc.to_bits(hands[seat]), led_bits, rules.bird_play == "any_time",
+        # an int, as the kernels pass it: a bool would compile legal_mask a second time
+        legal = kernel.legal_mask(enc.to_bits(hands[seat]), led_bits, int(rules.bird_play == "any_time"),
                                   enc.bird_mask)
         if not (int(legal) >> b) & 1:
             raise IllegalActionError(
@@ -724,7 +725,7 @@ class Solver:
         n = int(pos.P[0])
         seat = (pos.leader + pos.tlen) % n
         led = int(pos.trick[0]) if pos.tlen else -1
-        legal = int(kernel.legal_mask(pos.hands[seat], led, bool(pos.P[1]), pos.enc.bird_mask))
+        legal = int(kernel.legal_mask(pos.hands[seat], led, int(pos.P[1]), pos.enc.bird_mask))
         cards = sorted((Card.from_index(int(pos.enc.inv[b])) for b in range(64) if legal >> b & 1),
                        key=lambda c: canonical_key(c.index))
         order = np.array([int(pos.enc.perm[c.index]) for c in cards], np.int64)

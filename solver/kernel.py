@@ -1162,13 +1162,13 @@ def two_tricks(hands, leader, n, side, values, trump_lane, any_time, bird_mask, 
     ``worth``: those worth something; ``remval``: their points; the rest
     is scratch, one entry a ply.
     ``hands`` is restored before returning."""
-    ply = 0
+    ply = np.int64(0)  # not a literal 0, for which each helper it reaches would compile again
     state = _ENTER
     rv = 0
     rr = np.uint64(0)
     nodes = 0
     starts = 0
-    wp = 0     # position of the card winning the trick so far
+    wp = np.int64(0)  # position of the card winning the trick so far (int64, as ply)
     tv = 0     # points in the trick so far
     tmask = np.uint64(0)  # cards of the trick so far
     while True:
@@ -1916,14 +1916,14 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
         hist[i] = trick[i]
         tm[0] |= _bit(trick[i])
 
-    remval = 0
+    remval = np.int64(0)  # not a literal 0: two_tricks would compile again for it
     live_all = np.uint64(0)
     for s in range(n):
         remval += mask_points(hands[s], values)
         live_all |= hands[s]
     tlen = tlen0
     trickval = 0
-    winpos = 0
+    winpos = np.int64(0)  # not a literal 0 (as ply in two_tricks)
     for i in range(tlen0):
         c = hist[i]
         trickval += values[c]
@@ -2415,7 +2415,7 @@ def play_card(hands, leader, hist, tlen, dtr, c, P, side, values):
     tlen += 1
     if tlen < n:
         return leader, tlen, dtr, 0
-    winpos = 0
+    winpos = np.int64(0)  # not a literal 0, for which _seat_after would compile again
     total = 0
     for i in range(n):
         total += values[hist[i]]
