@@ -26,6 +26,7 @@ SPEC = "hasbro"
 
 CHILD = r"""
 import json, sys
+from numba.core.dispatcher import Dispatcher
 from rook_analyze.solver import Card, Deal, card_values, kernel, needs_compile, play_line, solve, solve_batch
 fresh = needs_compile(("solve", "card_values", "batch", "line"))
 deal = Deal.from_rdn(sys.argv[1], sys.argv[2])
@@ -34,7 +35,6 @@ cards = card_values(deal, "R", "N", "E", trick=[Card.from_rdn("B13")])
 batch = solve_batch([deal, deal], ["R", "G"], "N", ["E", "S"], threads=2)
 line = play_line(deal, "R", "N", "E")
 KERNELS = ("solve_exact", "card_values_kernel", "best_card_kernel")
-from numba.core.dispatcher import Dispatcher
 print(json.dumps({
     "needs_compile": fresh,
     "cache_path": kernel.solve_exact._cache._cache_path,
