@@ -95,6 +95,13 @@ class SimulationError(RookError):
         self.cli_message = message if cli_message is None else cli_message
 
 
+class WorkersDoNotFit(SimulationError, MemoryError):
+    """More embedded workers than the memory available holds, refused before
+    the run starts: a ``SimulationError`` of the library's, and a
+    ``MemoryError`` (memory the system will not give), so the command line
+    ends with status 1 as it does where a solver's table does not fit."""
+
+
 class ClusterLost(RuntimeError):
     """The run cannot go on on its cluster: the scheduler's connection was
     lost, or Dask gave up on a chunk whose workers kept dying. Not bad input
@@ -1206,7 +1213,7 @@ WORKER_BASE_BYTES = 250_000_000
 
 
 def _check_memory_for_workers(n: int, bits: int) -> None:
-    """SimulationError when ``n`` embedded workers, a solver table each,
+    """WorkersDoNotFit (a SimulationError) when ``n`` embedded workers, a solver table each,
     would not fit in the memory available. Each worker checks its own table
     as it makes it, but they start at the same moment and each sees the
     memory the others have not taken yet: together they would swap the
@@ -1225,7 +1232,7 @@ def _check_memory_for_workers(n: int, bits: int) -> None:
                 f"the rest), {n * each / 1e6:,.0f} MB in all, and {available / 1e6:,.0f} MB of memory is "
                 f"available; {advice}")
 
-    raise SimulationError(message("workers="), cli_message=message("--workers "))
+    raise WorkersDoNotFit(message("workers="), cli_message=message("--workers "))
 
 
 def _local_cluster(n: int) -> Any:

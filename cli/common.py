@@ -17,6 +17,7 @@ import re
 import signal
 import sys
 import tempfile
+import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
@@ -87,12 +88,14 @@ class RookGroup(click.Group):
                 return super().invoke(ctx)
         except click.ClickException as e:
             raise _one_line(e) from None
+        except MemoryError as e:  # memory the system will not give: status 1, as a refused write
+            # (before RookError: simulate's refusal of more workers than fit is both)
+            text = _cli_text(e) if isinstance(e, RookError) else _memory_text(ctx.invoked_subcommand)
+            raise click.ClickException(text) from None
         except RookError as e:
             raise BadInput(_cli_text(e)) from None
         except OSError as e:
             raise _refused(e) from None
-        except MemoryError:  # memory the system will not give: status 1, as a refused write
-            raise click.ClickException(_memory_text(ctx.invoked_subcommand)) from None
         except KeyboardInterrupt as e:
             # Ctrl-C (or SIGTERM, SIGHUP): the searches have stopped (rook_analyze.solver.api);
             # one line and the shell's status for the signal, 128 + its number
@@ -558,6 +561,62 @@ def echo_data(text: str, nl: bool = True) -> None:
         return
     for i in range(0, len(text), _PIECE):
         click.echo(text[i:i + _PIECE], nl=False)
+
+
+# seconds a line of streamed data may wait for its block (``echo_lines``): a slow producer's
+# lines (rare constraints) still reach a pipe's reader soon
+_LINE_WAIT_S = 1.0
+
+
+def echo_lines(lines: Iterable[str]) -> None:
+    """Write data lines (``deal``'s deals) to standard output as they come,
+    without holding them all. A line a write let a reader that takes one
+    line (``| head -1``) leave before the second, and even two deals ended
+    with status 1. So to a pipe or file the lines go in blocks of at most a
+    pipe's buffer: output that fits one goes out whole, in one write, as a
+    table does (status 0), and a larger one cut short meets the closed pipe
+    (status 1). A block is also written once its first line has waited
+    ``_LINE_WAIT_S``; to a terminal each line is written at once. A Ctrl-C
+    (or SIGTERM) writes the lines made so far before it stops the command."""
+    try:
+        live = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no standard output, or a closed one: not a terminal
+        live = False
+    block: list[str] = []
+    size = 0
+    since = 0.0
+    first = True
+
+    def put() -> None:
+        nonlocal block, size, first
+        if not block:
+            return
+        text, block, size = "".join(block), [], 0
+        if first:  # at most a pipe's buffer: one write, all in the pipe before its reader can leave
+            first = False
+            click.echo(text, nl=False)
+        else:  # in pieces: where the reader has left, the next piece meets the closed pipe
+            for i in range(0, len(text), _PIECE):
+                click.echo(text[i:i + _PIECE], nl=False)
+
+    try:
+        for line in lines:
+            line += "\n"
+            n = len(line.encode("utf-8", "surrogateescape"))
+            if size + n > _PIPE_TAKES:
+                put()
+            if not block:
+                since = time.monotonic()
+            block.append(line)
+            size += n
+            if live or time.monotonic() - since >= _LINE_WAIT_S:
+                put()
+    except BaseException:
+        # the lines made before a stop (or a deal that failed) stay printed; where put
+        # itself failed it had cleared its block, so nothing is written twice
+        put()
+        raise
+    put()
 
 
 def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:

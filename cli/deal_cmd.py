@@ -7,8 +7,8 @@ import json
 
 import click
 
-from rook_analyze.cli.common import (SEED, checked, constraint_option, emit, format_csv, known_option, output_format,
-                                     rules_option)
+from rook_analyze.cli.common import (SEED, checked, constraint_option, echo_lines, emit, format_csv, known_option,
+                                     output_format, rules_option)
 from rook_analyze.solver import Rules, random_deals
 
 
@@ -59,8 +59,7 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
     else:
         deals = random_deals(rules, count, seed)
     if fmt == "rdn":
-        for d in deals:
-            click.echo(d.rdn())
+        echo_lines(d.rdn() for d in deals)
         return
     spec, names = rules.spec(), rules.seat_names
     columns = ["deal", "rules", *names, "nest"]
@@ -72,12 +71,9 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
     if fmt == "json":  # one document, printed once every deal is dealt
         emit([record(d) for d in deals], "json")
         return
-    # jsonl and csv print each deal as it is dealt, as rdn does: a huge --count is
+    # jsonl and csv print the deals as they are dealt, as rdn does: a huge --count is
     # not held in memory first, and a Ctrl-C keeps the deals printed so far
-    header = fmt == "csv"
-    for d in deals:
-        if fmt == "jsonl":
-            click.echo(json.dumps(record(d)))
-        else:  # the header with the first row, as solve writes it
-            click.echo(format_csv([record(d)], columns, header=header), nl=False)
-            header = False
+    if fmt == "jsonl":
+        echo_lines(json.dumps(record(d)) for d in deals)
+    else:  # the header with the first row, as solve writes it
+        echo_lines(format_csv([record(d)], columns, header=i == 0).rstrip("\n") for i, d in enumerate(deals))

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -20,7 +21,7 @@ from clirunner import CliRunner
 from rook_analyze.cli import common
 from rook_analyze.cli.common import RookGroup, emit, format_table
 from rook_analyze.cli.main import main
-from rook_analyze.solver import PRESETS, Deal, RulesError, random_deals
+from rook_analyze.solver import PRESETS, Deal, Rules, RulesError, random_deals
 from rook_analyze.solver.rules import KNOBS
 
 PRESET_NAMES = list(PRESETS)
@@ -550,6 +551,53 @@ def test_a_hand_table_goes_out_whole_before_its_reader_stops():
     status, err = _first_lines_then_close(["hand", "B14 B12 R13 Y11 G9", "--rules", "hasbro,hand_size=5",
                                            "-n", "2", "--seed", "1"], 2)
     assert status == 0 and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("fmt", ["rdn", "csv", "jsonl"])
+def test_a_few_deals_go_out_whole_before_their_reader_stops(fmt):
+    """`deal --count 2 | head -1`: a deal a write let head leave before the
+    second, so two deals ended with status 1 (five runs out of five), and a
+    script under `set -o pipefail` failed. Output that fits a pipe's buffer
+    is one write, as a table is: status 0."""
+    status, err = _first_lines_then_close(["deal", "--rules", "hasbro", "--count", "2", "--seed", "1",
+                                           "--format", fmt], 1)
+    assert (status, err) == (0, "")
+
+
+@pytest.mark.parametrize("fmt", ["rdn", "jsonl"])
+def test_a_ctrl_c_keeps_the_deals_made_before_it(monkeypatch, fmt):
+    """The deals wait in a block for their write; a Ctrl-C (or a deal that
+    fails) writes the block before the command stops."""
+    from rook_analyze.cli import deal_cmd
+
+    made = list(random_deals(Rules.preset("hasbro"), 3, 3))
+
+    def stopped(rules, count, seed):
+        yield from made
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(deal_cmd, "random_deals", stopped)
+    r = CliRunner().invoke(main, ["deal", "--rules", "hasbro", "--count", "10", "--seed", "3", "--format", fmt])
+    assert r.exit_code == 130 and r.stderr.strip() == "interrupted", r.stderr
+    printed = r.stdout.splitlines() if fmt == "rdn" else [json.loads(x)["deal"] for x in r.stdout.splitlines()]
+    assert printed == [d.rdn() for d in made]
+
+
+def test_a_ctrl_c_keeps_every_deal_made_before_it_whole():
+    """The same with a real Ctrl-C and a pipe: what is printed is the run's
+    first deals, each line whole."""
+    proc = subprocess.Popen([sys.executable, "-m", "rook_analyze.cli", "deal", "--rules", "hasbro", "--count",
+                             "10000000", "--seed", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, text=True)
+    first = proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    rest = proc.stdout.read()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted", err
+    lines = (first + rest).splitlines()
+    assert (first + rest).endswith("\n") and len(lines) < 10_000_000
+    assert lines == [d.rdn() for d in random_deals(Rules.preset("hasbro"), len(lines), 3)]
 
 
 
