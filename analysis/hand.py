@@ -117,13 +117,13 @@ class HandReport:
 
     def __repr__(self) -> str:
         # the tables are in .trumps, .bids and .detail; a repr of them all is pages long
-        return (f"HandReport(hand={self.hand.rdn()!r}, rules={self.rules.spec()!r}, seat={self.seat!r}, "
+        return (f"HandReport(hand={self.hand.rdn(self.rules.one_high)!r}, rules={self.rules.spec()!r}, seat={self.seat!r}, "
                 f"samples={self.samples}, seed={self.seed}, recommendation={self.recommendation.text()!r})")
 
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""
         return {
-            "hand": self.hand.rdn(),
+            "hand": self.hand.rdn(self.rules.one_high),
             "rules": self.rules.spec(),
             "seat": self.seat,
             "dealer": self.dealer,
@@ -131,7 +131,7 @@ class HandReport:
             "samples": self.samples,
             "seed": self.seed,
             "policy": self.policy,
-            "known": {k: v.rdn() for k, v in self.known.items()},
+            "known": {k: v.rdn(self.rules.one_high) for k, v in self.known.items()},
             "constraints": [c.text() for c in self.constraints],
             "precision": self.precision,
             "settled": self.settled,
@@ -433,11 +433,11 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         "sample": np.arange(done),
         "deal": [d.rdn() for d in res.deals],
         "trump": res.policy_trump,
-        "discard": [res.discards[i][t].rdn() for i, t in enumerate(res.policy_trump)],
+        "discard": [res.discards[i][t].rdn(rules.one_high) for i, t in enumerate(res.policy_trump)],
         "points": own,
         "defender_points": defenders,
         **{f"points_{t}": points[:, k] for k, t in enumerate(rules.trumps)},
-        **{f"discard_{t}": [d[t].rdn() for d in res.discards] for t in rules.trumps},
+        **{f"discard_{t}": [d[t].rdn(rules.one_high) for d in res.discards] for t in rules.trumps},
     })
     return HandReport(
         hand=sampler.hand, rules=rules, seat=names[declarer], dealer=names[dealer_i],

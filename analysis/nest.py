@@ -162,8 +162,8 @@ class Candidate:
     quick: float
     sources: tuple[str, ...]
 
-    def rdn(self) -> str:
-        return f"trump {self.trump}, discard {self.discard.rdn()}"
+    def rdn(self, one_high: bool = False) -> str:
+        return f"trump {self.trump}, discard {self.discard.rdn(one_high)}"
 
 
 @dataclass(frozen=True)
@@ -551,6 +551,7 @@ class NestRecommendation:
     lead_se: float | None = None
     margin: float = DEFAULT_MARGIN
     objective: str = "mean"
+    one_high: bool = False  # the rules' one_high: how the cards are written (Hand.rdn)
 
     def _lead(self) -> str:
         """The lead over the policy's choice with its standard error, in the objective's units."""
@@ -565,9 +566,9 @@ class NestRecommendation:
         lead between it and the heuristic's choice."""
         # what the option is comes first, so the remark about the heuristic
         # cannot be read as one about the runner-up
-        s = _option_text(self.trump, self.discard)
+        s = _option_text(self.trump, self.discard, self.one_high)
         if self.policy and self.lead is not None:
-            other = _option_text(self.best_trump, self.best_discard)
+            other = _option_text(self.best_trump, self.best_discard, self.one_high)
             if self.lead > 0:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
                       f"better, under {self.margin:g} se)")
@@ -586,9 +587,9 @@ class NestRecommendation:
         return s
 
 
-def _option_text(trump: str, discard: Hand) -> str:
+def _option_text(trump: str, discard: Hand, one_high: bool = False) -> str:
     # without a nest (nest_size=0) nothing is buried: the option is its trump alone
-    return f"trump {trump}, discard {discard.rdn()}" if len(discard) else f"trump {trump}"
+    return f"trump {trump}, discard {discard.rdn(one_high)}" if len(discard) else f"trump {trump}"
 
 
 def _fmt(x: float | None, digits: int = 1) -> str:
@@ -630,7 +631,8 @@ class NestReport:
 
     def __repr__(self) -> str:
         # the tables are in .options, .detail and .layouts; a repr of them all is pages long
-        return (f"NestReport(hand={self.hand.rdn()!r}, nest={self.nest.rdn()!r}, rules={self.rules.spec()!r}, "
+        high = self.rules.one_high
+        return (f"NestReport(hand={self.hand.rdn(high)!r}, nest={self.nest.rdn(high)!r}, rules={self.rules.spec()!r}, "
                 f"seat={self.seat!r}, bid={self.bid!r}, samples={self.samples}, seed={self.seed}, "
                 f"recommendation={self.recommendation.text()!r})")
 
@@ -641,6 +643,7 @@ class NestReport:
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""
         rec = self.recommendation
+        high = self.rules.one_high  # the 1 written first where it ranks above the 14
         options = []
         for row in json_records(self.top_options()):
             row["discard"] = row["discard"].split() if row["discard"] else []
@@ -652,8 +655,8 @@ class NestReport:
                 row = dict(fields[:after_se] + [(c, None) for c in _BID_COLUMNS] + fields[after_se:])
             options.append(row)
         return {
-            "hand": self.hand.rdn(),
-            "nest": self.nest.rdn(),
+            "hand": self.hand.rdn(high),
+            "nest": self.nest.rdn(high),
             "rules": self.rules.spec(),
             "seat": self.seat,
             "dealer": self.dealer,
@@ -663,18 +666,18 @@ class NestReport:
             "seed": self.seed,
             "objective": self.objective,
             "policy": self.policy,
-            "known": {k: v.rdn() for k, v in self.known.items()},
+            "known": {k: v.rdn(high) for k, v in self.known.items()},
             "constraints": [c.text() for c in self.constraints],
             "candidates": len(self.options),
             "schedule": [{"options": n, "layouts": m} for n, m in self.schedule],
             "solves": self.solves,
             "options": options,
             "recommendation": {
-                "trump": rec.trump, "discard": rec.discard.rdn().split(), "keep": rec.keep.rdn().split(),
+                "trump": rec.trump, "discard": rec.discard.rdn(high).split(), "keep": rec.keep.rdn(high).split(),
                 "mean": _num(rec.mean), "se": _num(rec.se), "p_make": _num(rec.p_make),
                 "gap": _num(rec.gap), "gap_se": _num(rec.gap_se), "policy": rec.policy,
                 "best": {"trump": rec.best_trump,
-                         "discard": rec.best_discard.rdn().split() if rec.best_discard is not None else None},
+                         "discard": rec.best_discard.rdn(high).split() if rec.best_discard is not None else None},
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
                 "margin": rec.margin,
             },
@@ -684,13 +687,14 @@ class NestReport:
         """The top options and the recommendation in one table (for csv): a
         ``section`` column says which a row is."""
         rec = self.recommendation
+        high = self.rules.one_high
         opts = self.top_options().assign(section="option")
-        row = {"section": "recommendation", "trump": rec.trump, "discard": rec.discard.rdn(),
-               "keep": rec.keep.rdn(), "mean": rec.mean, "se": rec.se, "gap": rec.gap, "gap_se": rec.gap_se}
+        row = {"section": "recommendation", "trump": rec.trump, "discard": rec.discard.rdn(high),
+               "keep": rec.keep.rdn(high), "mean": rec.mean, "se": rec.se, "gap": rec.gap, "gap_se": rec.gap_se}
         if self.bid is not None:
             row["p_make"] = rec.p_make
         # the rest of its figures as its option row has them (gap stays its lead over the runner-up)
-        same = self.options[(self.options["trump"] == rec.trump) & (self.options["discard"] == rec.discard.rdn())]
+        same = self.options[(self.options["trump"] == rec.trump) & (self.options["discard"] == rec.discard.rdn(high))]
         for col in ("rank", "p_make_se", "p_make_lo", "p_make_hi", "score", "samples", "rounds", "quick", "policy",
                     "sources"):
             if len(same) and col in same.columns and col not in row:
@@ -866,6 +870,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)
+    high = rules.one_high  # the 1 written first where it ranks above the 14
     rows = []
     for rank, c in enumerate(order, start=1):
         p = np.array(points[c], float)
@@ -874,8 +879,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         made = float(np.mean(p >= bid)) if bid is not None else math.nan
         made_lo, made_hi = wilson(made, len(p)) if bid is not None else (math.nan, math.nan)
         rows.append({
-            "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(),
-            "keep": cands[c].keep.rdn(), "mean": float(p.mean()), "se": _se(p),
+            "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(high),
+            "keep": cands[c].keep.rdn(high), "mean": float(p.mean()), "se": _se(p),
             "p_make": made, "p_make_se": math.sqrt(made * (1 - made) / len(p)),
             "p_make_lo": made_lo, "p_make_hi": made_hi,
             "score": float(_values(p, "score", bid).mean()) if bid is not None else math.nan,
@@ -895,12 +900,12 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         gap=float(second["gap"]) if second is not None else None,
         gap_se=float(second["gap_se"]) if second is not None else None,
         policy=order[0] == control, best_trump=cands[best].trump, best_discard=cands[best].discard,
-        lead=lead, lead_se=lead_se, margin=margin, objective=objective,
+        lead=lead, lead_se=lead_se, margin=margin, objective=objective, one_high=high,
     )
     names = rules.seat_names
     dealt = [d.rdn() for d in layouts]
     detail = pd.DataFrame(
-        [{"option": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(), "sample": i,
+        [{"option": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(high), "sample": i,
           "deal": dealt[i], "points": v}
          for rank, c in enumerate(order, start=1) for i, v in enumerate(points[c])],
         columns=["option", "trump", "discard", "sample", "deal", "points"])

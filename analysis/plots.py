@@ -85,7 +85,7 @@ def bid_curve(report: "HandReport") -> Figure:
     fig.legend(order, [h.get_label() for h in order], loc="outside lower center", ncols=2, fontsize="small")
 
     ax.set_title(
-        f"Bid-success curve: {report.hand.rdn()}\n"
+        f"Bid-success curve: {report.hand.rdn(report.rules.one_high)}\n"
         f"rules {_broken_at_commas(report.rules.spec())}\n"
         f"{report.seat} declares, {report.dealer} deals, {report.leader} leads; "
         f"{plural(report.samples, 'sample')}, seed {report.seed}",

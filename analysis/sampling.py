@@ -424,9 +424,9 @@ class DealSampler:
 
     # ---------------------------------------------------------------- dealing
     def __repr__(self) -> str:
-        known = {k: v.rdn() for k, v in self.known.items()}
+        known = {k: v.rdn(self.rules.one_high) for k, v in self.known.items()}
         seat = None if self.seat is None else self.rules.seat_names[self.seat]
-        hand = None if self.seat is None else self.hand.rdn()
+        hand = None if self.seat is None else self.hand.rdn(self.rules.one_high)
         return (f"DealSampler(rules={self.rules.spec()!r}, seat={seat!r}, hand={hand!r}, known={known!r}, "
                 f"constraints={[c.text() for c in self.constraints]!r})")
 

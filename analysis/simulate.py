@@ -339,7 +339,7 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
                 "position": (seat - dealer - 1) % n_seats + 1, "dealer": names[dealer],
                 "leader": names[leader], "declarer_leads": leader == seat,
                 "side_leads": rules.side_of(leader, seat) == 1,
-                "hand": hand.rdn(), "nest": deal.nest.rdn(), "policy_trump": policy_trump,
+                "hand": hand.rdn(rules.one_high), "nest": deal.nest.rdn(rules.one_high), "policy_trump": policy_trump,
             }
             both = hand.mask | deal.nest.mask
             for t in trumps:
@@ -347,7 +347,7 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
                 if discard & ~both or discard.bit_count() != len(deal.nest):
                     raise RookError(f"policy discards {Hand(discard).rdn()!r} for trump {t} are not "
                                     f"{len(deal.nest)} cards of {Hand(both).rdn()!r}")
-                row[f"discard_{t}"] = Hand(discard).rdn()
+                row[f"discard_{t}"] = Hand(discard).rdn(rules.one_high)
                 hands = list(deal.hands)
                 hands[seat] = Hand(both & ~discard)
                 positions.append(Deal(rules, tuple(hands), Hand(discard)))

@@ -65,8 +65,8 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
     columns = ["deal", "rules", *names, "nest"]
 
     def record(d) -> dict:
-        return {"deal": d.rdn(), "rules": spec, **{n: h.rdn() for n, h in zip(names, d.hands)},
-                "nest": d.nest.rdn()}
+        return {"deal": d.rdn(), "rules": spec, **{n: h.rdn(rules.one_high) for n, h in zip(names, d.hands)},
+                "nest": d.nest.rdn(rules.one_high)}
 
     if fmt == "json":  # one document, printed once every deal is dealt
         emit([record(d) for d in deals], "json")

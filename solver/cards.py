@@ -179,13 +179,16 @@ class Card:
         return f"Card.from_rdn({self.rdn()!r})"
 
 
-def canonical_key(index: int) -> tuple[int, int]:
-    """Sort key of RDN's canonical order: birds first, then B, R, Y, G, high to low."""
+def canonical_key(index: int, one_high: bool = False) -> tuple[int, int]:
+    """Sort key of RDN's canonical order: birds first, then B, R, Y, G, high to
+    low; with ``one_high`` (rules where the 1 ranks above the 14) the 1 first."""
     if index == ROOK_INDEX:
         return (-1, 0)
     if index == ROOK2_INDEX:
         return (-1, 1)
     color, number = divmod(index, 16)
+    if one_high and number == 1:
+        number = 15
     return (color, -number)
 
 
@@ -326,9 +329,14 @@ class Hand:
             m |= card.bit
         return cls(m)
 
-    def rdn(self) -> str:
-        """The hand in RDN: its cards in canonical order, separated by spaces."""
-        return " ".join(Card.from_index(i).rdn() for i in mask_indices(self.mask))
+    def rdn(self, one_high: bool = False) -> str:
+        """The hand in RDN: its cards in canonical order, separated by spaces.
+        ``one_high``: as written under rules where the 1 ranks above the 14
+        (``rules.one_high``), each color's 1 first."""
+        order = mask_indices(self.mask)
+        if one_high:
+            order.sort(key=lambda i: canonical_key(i, True))
+        return " ".join(Card.from_index(i).rdn() for i in order)
 
     def cards(self) -> list[Card]:
         """The cards, in canonical order (birds first, then B, R, Y, G, high to low)."""

@@ -129,9 +129,10 @@ class Deal:
     def rdn(self) -> str:
         """The deal in canonical RDN: ``N: ... / E: ... / S: ... / W: ... / nest: ...``."""
         # an empty part is 'nest:' (or 'N:' once every card is played), with no space after it
-        parts = [f"{n}: {h.rdn()}".rstrip() for n, h in zip(self.rules.seat_names, self.hands)]
+        high = self.rules.one_high  # the 1 written first where it ranks above the 14
+        parts = [f"{n}: {h.rdn(high)}".rstrip() for n, h in zip(self.rules.seat_names, self.hands)]
         if self.rules.nest_size or len(self.nest):
-            parts.append(f"nest: {self.nest.rdn()}".rstrip())
+            parts.append(f"nest: {self.nest.rdn(high)}".rstrip())
         return " / ".join(parts)
 
     def __str__(self) -> str:

@@ -76,6 +76,18 @@ def test_canonical_hand_order():
     assert Hand.from_rdn("g1 B3 rook y14 B14 R5").rdn() == "Rook B14 B3 R5 Y14 G1"
 
 
+def test_canonical_order_where_the_1_ranks_high():
+    """RULES.md: each color high to low; under one_high the 1 ranks above the
+    14, so it is written first. The cards and their order otherwise stay."""
+    hand = Hand.from_rdn("g1 B3 rook y14 B14 R5 b1 G13")
+    assert hand.rdn(one_high=True) == "Rook B1 B14 B3 R5 Y14 G1 G13"
+    assert hand.rdn() == "Rook B14 B3 B1 R5 Y14 G13 G1"
+    assert Hand.from_rdn(hand.rdn(True)) == hand
+    every = Hand.from_cards(ALL_CARDS).rdn(True).split()
+    assert every[:4] == ["Rook", "Rook2", "B1", "B14"] and every[-2:] == ["G3", "G2"]
+    assert sorted(every) == sorted(Hand.from_cards(ALL_CARDS).rdn().split())
+
+
 cards_subset = st.lists(st.sampled_from(ALL_CARDS), unique=True, max_size=len(ALL_CARDS))
 
 

@@ -553,6 +553,28 @@ def test_a_hand_table_goes_out_whole_before_its_reader_stops():
     assert status == 0 and "Traceback" not in err, err
 
 
+def test_one_high_rules_write_the_1_first_in_every_command():
+    """RULES.md's canonical order is each color high to low; where the 1 ranks
+    above the 14 (kentucky) every command writes it first: the deal and its
+    hands, the hand `hand` echoes, `nest`'s hand, nest, discards and keep."""
+    doc = json.loads(run("deal", "--rules", "kentucky", "--seed", "1", "--format", "json").stdout)[0]
+    assert doc["deal"] == " / ".join(f"{k}: {doc[k]}" for k in ("N", "E", "S", "W", "nest"))
+    assert "S: B1 B14 B11" in doc["deal"] and doc["S"].startswith("B1 B14 B11")
+    r = run("hand", "g11 y1 r10 r13 b7 b10 b12 b14 b1 rook", "--rules", "kentucky", "-n", "2", "--seed", "1",
+            "--format", "json")
+    assert json.loads(r.stdout)["hand"] == "Rook B1 B14 B12 B10 B7 R13 R10 Y1 G11"
+    r = run("nest", "--rules", "kentucky", "--hand", "Rook B14 B12 B10 B7 R13 R10 Y1 G11 G1", "--nest",
+            "R1 B1 G5 Y10 R14", "--samples", "2", "--candidates", "2", "--seed", "1", "--format", "json")
+    doc = json.loads(r.stdout)
+    assert doc["hand"] == "Rook B14 B12 B10 B7 R13 R10 Y1 G11 G1".replace("G11 G1", "G1 G11")
+    assert doc["nest"] == "B1 R1 R14 Y10 G5"
+    kept = [c for c in doc["recommendation"]["keep"] if not c.startswith("Rook")]
+    for color in "BRYG":  # each color's cards in rank order, the 1 above the 14
+        ranks = [15 if c == f"{color}1" else int(c[1:]) for c in kept if c[0] == color]
+        assert ranks == sorted(ranks, reverse=True), kept
+    assert any(c[1:] == "1" for c in kept)  # a 1 among them: the order is tested
+
+
 @pytest.mark.parametrize("fmt", ["rdn", "csv", "jsonl"])
 def test_a_few_deals_go_out_whole_before_their_reader_stops(fmt):
     """`deal --count 2 | head -1`: a deal a write let head leave before the

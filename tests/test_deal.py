@@ -443,3 +443,21 @@ def test_deals_of_any_table_round_trip(data, spec, seed):
     # every card of the deck once: in a hand, the nest, or out of play
     assert deal.in_play_mask | deal.out_of_play.mask == rules.deck_mask
     assert len(deal.out_of_play) == rules.out_of_play
+
+
+def test_a_deal_under_one_high_writes_each_colors_1_first():
+    """Deal.rdn follows its rules: under kentucky (one_high) the 1 leads its
+    color, as RULES.md's "high to low" reads there; where the 1 is low
+    (full) it comes last. Parsing ignores the order, so the text reads back
+    as the same deal."""
+    for spec, one in (("kentucky", 15), ("full", 1)):
+        deal = random_deal(Rules.preset(spec), 1)
+        tested = 0
+        for part in deal.rdn().split(" / "):
+            cards = [c for c in part.split(":")[1].split() if not c.startswith("Rook")]
+            for color in "BRYG":
+                ranks = [one if int(c[1:]) == 1 else int(c[1:]) for c in cards if c[0] == color]
+                assert ranks == sorted(ranks, reverse=True), (spec, part)
+                tested += one in ranks and len(ranks) > 1
+        assert tested >= 2  # a 1 beside other cards of its color: the order is tested
+        assert Deal.from_rdn(deal.rdn(), spec) == deal
