@@ -55,7 +55,7 @@ import numpy as np
 
 from rook_analyze.solver.cards import (BIRD_MASK, COLORS, Hand, ascii_lower, ascii_upper, first_card, mask_indices,
                                         shown)
-from rook_analyze.solver.deal import MAX_SEED, Deal
+from rook_analyze.solver.deal import FRESH_SEEDS, MAX_SEED, Deal
 from rook_analyze.solver.errors import (ConstraintError, DealError, DuplicateCardError, InvalidCardError, RookError,
                                          plural)
 from rook_analyze.solver.rules import Rules
@@ -708,7 +708,7 @@ def _below(total: int, rng: np.random.Generator) -> int:
 def resolve_seed(seed: int | None) -> int:
     """The seed a report uses: the one given, or fresh entropy (then reported)."""
     if seed is None:
-        return int(np.random.SeedSequence().entropy % (2 ** 63))
+        return int(np.random.SeedSequence().entropy % FRESH_SEEDS)
     return whole("seed", seed, 0, most=MAX_SEED)
 
 

@@ -51,7 +51,7 @@ import pyarrow.parquet as pq
 from rook_analyze.analysis.features import FEATURE_COLUMNS, hand_features
 from rook_analyze.analysis.policy import DEFAULT_POLICY, POLICY_REVISION
 from rook_analyze.solver.cards import Hand, shown
-from rook_analyze.solver.deal import MAX_SEED, Deal, random_deal
+from rook_analyze.solver.deal import FRESH_SEEDS, MAX_SEED, Deal, random_deal
 from rook_analyze.solver.errors import RookError, plural
 from rook_analyze.solver import api
 from rook_analyze.solver.api import most_threads, stop_requested, table_bits
@@ -256,7 +256,7 @@ def make_plan(rules: Rules | str, deals: int, seed: int | None = None,
         raise SimulationError(f"rules {rules.spec()!r}: simulate needs rules its text form rebuilds "
                               f"(a preset and knobs, not a deck or counters of one's own)")
     if seed is None:
-        seed = secrets.randbits(63)
+        seed = secrets.randbelow(FRESH_SEEDS)
     return Plan(rules=rules.spec(), seed=seed, deals=deals, chunk_size=chunk_size)  # the last seat deals
 
 

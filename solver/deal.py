@@ -224,6 +224,9 @@ def _parse_hand(text: str, who: str) -> Hand:
 # json) and read back by other programs; a seed of thousands of digits was
 # taken and then could not be written out (Python's int-to-text limit)
 MAX_SEED = 2 ** 64 - 1
+# fresh seeds (none given) are drawn below 2^53: a JSON reader that takes numbers as
+# doubles (JavaScript, jq 1.6) reads one back unchanged, so it reruns the report
+FRESH_SEEDS = 2 ** 53
 
 
 def seeded_rng(seed: int | np.random.Generator | None) -> np.random.Generator:

@@ -125,6 +125,16 @@ def test_deal_sampler_indices_and_seeds(call, error, quoted):
 def test_resolve_seed():
     assert resolve_seed(7) == 7 and resolve_seed(np.int64(7)) == 7
     assert resolve_seed(None) >= 0
+
+
+def test_fresh_seeds_survive_a_json_reader_that_reads_doubles():
+    """A fresh seed goes into the json report; JavaScript or jq reads its
+    numbers as doubles, which changed a 63-bit seed (2353714560264194382
+    came back as ...4400), and the changed seed reran another report."""
+    fresh = [resolve_seed(None) for _ in range(200)] + [make_plan(TINY, 3).seed for _ in range(50)]
+    assert all(0 <= s < 2 ** 53 and int(float(s)) == s for s in fresh)
+    assert len(set(fresh)) == len(fresh)  # still fresh: 53 bits
+    assert int(float(2353714560264194382)) != 2353714560264194382  # what the old range let through
     for bad in (1.7, "3", True, -2):
         with raises(ConstraintError, f"seed={bad!r}"):
             resolve_seed(bad)
