@@ -130,7 +130,8 @@ def test_resolve_seed():
 def test_fresh_seeds_survive_a_json_reader_that_reads_doubles():
     """A fresh seed goes into the json report; JavaScript or jq reads its
     numbers as doubles, which changed a 63-bit seed (2353714560264194382
-    came back as ...4400), and the changed seed reran another report."""
+    came back as 2353714560264194560), and the changed seed reran another
+    report."""
     fresh = [resolve_seed(None) for _ in range(200)] + [make_plan(TINY, 3).seed for _ in range(50)]
     assert all(0 <= s < 2 ** 53 and int(float(s)) == s for s in fresh)
     assert len(set(fresh)) == len(fresh)  # still fresh: 53 bits
