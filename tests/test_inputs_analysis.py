@@ -128,7 +128,7 @@ def test_resolve_seed():
 
 
 def test_fresh_seeds_survive_a_json_reader_that_reads_doubles():
-    """A fresh seed goes into the json report; JavaScript or jq reads its
+    """A fresh seed goes into the json report; JavaScript or jq 1.6 reads its
     numbers as doubles, which changed a 63-bit seed (2353714560264194382
     came back as 2353714560264194560), and the changed seed reran another
     report."""
