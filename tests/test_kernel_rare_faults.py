@@ -1,8 +1,8 @@
 """Kernel invariants that the value and store checks reach only rarely.
 
 Found by hand-made mutation testing of ``solver/kernel.py`` (fifty-second
-session): each test here fails on a one-line change to the kernel that the
-rest of the suite let through."""
+and fifty-third sessions): each test here fails on a one-line change to the
+kernel that the rest of the suite let through."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import random
 import numpy as np
 
 from campaign import stored_bound_faults
-from naive import naive_card_values
+from naive import naive_card_values, naive_value
 
-from rook_analyze.solver import Deal, Rules, card_values, kernel
+from rook_analyze.solver import Card, Deal, Rules, card_values, kernel
 
 
 def test_payoff_similar_tightening_keeps_the_new_bounds_ranks():
@@ -84,6 +84,23 @@ def test_a_one_way_sibling_skip_pins_the_tricks_winning_card():
     assert (int(sh), big, int(extra)) == (1 << d, 10, 0)
 
 
+def test_a_shifted_skip_of_a_lower_card_pins_its_class_bottom():
+    """``d`` below ``c``, skipped with the two-way shift where a relevant card
+    lies below them both: ``d`` stands for the run of its hand's cards just
+    below it (here bit 4, same worth, nothing of another hand between), which
+    is skipped with it, so the lowest of the run is pinned, not ``d``."""
+    values = np.zeros(64, np.int64)
+    c, d = 10, 5
+    values[c] = 10
+    hand = np.uint64((1 << c) | (1 << d) | (1 << 4))
+    live = hand | np.uint64((1 << 3) | (1 << 12))  # another hand's bit 3 (relevant) and bit 12
+    assert kernel.class_bottom(d, hand, live, -1, 0, np.uint64(0), values) == 4
+    sh, big, extra = kernel.shifted_bound_moves(c, np.uint64(1 << 3), hand, np.uint64(1 << d), live, -1, 0, values,
+                                                np.uint64(0), 10, True, -1, 12)
+    assert (int(sh), big) == (1 << d, 10)
+    assert int(extra) == 1 << 4, bin(int(extra))
+
+
 def test_payoff_similar_tightening_keeps_a_card_value():
     """The same fault seen from a card's value: with the union left out of
     ``ps_store``'s tightening, B5 read 36 (found by
@@ -146,3 +163,32 @@ def test_two_tricks_relevance_keeps_stored_bounds_right():
                                                   shuffles=100)
     assert not faults, faults
     assert stores > 10 and matches > 200
+
+
+def test_a_shifted_skip_of_a_lower_card_pins_the_bottom_of_its_class():
+    """A sibling ``d`` below ``c`` skipped with the shifted bound stands for
+    the run of equivalent cards just below it (``class_bottom``), and they
+    are skipped with it: the lowest of them, not ``d``, must join the
+    relevant cards. With ``d`` pinned instead, S's G5 (standing for G5 G4,
+    skipped after G9) left G4 unpinned: a lower bound of 30 stored at
+    N: Y14 Y9 G2 / E: R4 Y12 G3 / S: G9 G5 G4 / W: R5 Y7 Y2 (E to lead) was
+    offered to the position with N's G2 and S's G4 traded, where the
+    reference gives 14 (fifty-third session: found by a hunt that re-solved
+    only the positions a narrower relevant set let match; the card values
+    stayed right, so only the store check shows it)."""
+    rules = dataclasses.replace(
+        Rules.preset("full"), name="custom", numbers=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14),
+        counters=((9, 2), (10, 19), (12, 20)), bird="ten_and_half", double_bird=False, one_high=False,
+        hand_size=13, nest_size=0, bird_points=10, first_lead="left_of_declarer", bird_play="trump_suit",
+        nest_to="last_trick", trick_points=1, last_trick_bonus=10, most_tricks=None, min_bid=None, bid_step=None,
+        max_bid=None, all_pass="redeal", target=300, no_trump=True, seats=4, teams=(0, 1, 0, 1))
+    deal = Deal.from_rdn("N: B9 R2 Y14 Y9 G2 / E: B11 R13 R4 Y12 G3 / S: B8 R10 G9 G5 G4 "
+                         "/ W: B12 R6 R5 Y7 Y2", rules)
+    # the position still shows the case: the two endings differ by that trade
+    stored = Deal.from_rdn("N: Y14 Y9 G2 / E: R4 Y12 G3 / S: G9 G5 G4 / W: R5 Y7 Y2", rules)
+    traded = Deal.from_rdn("N: Y14 Y9 G4 / E: R4 Y12 G3 / S: G9 G5 G2 / W: R5 Y7 Y2", rules)
+    assert naive_value(stored, "R", 3, 1) >= 30 > naive_value(traded, "R", 3, 1) == 14
+    stores, matches, faults = stored_bound_faults(deal, "R", 3, 2, (Card.from_rdn("B8"),), random.Random(1),
+                                                  shuffles=100)
+    assert not faults, faults
+    assert stores >= 5 and matches >= 40
