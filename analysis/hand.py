@@ -117,8 +117,9 @@ class HandReport:
 
     def __repr__(self) -> str:
         # the tables are in .trumps, .bids and .detail; a repr of them all is pages long
-        return (f"HandReport(hand={self.hand.rdn(self.rules.one_high)!r}, rules={self.rules.spec()!r}, seat={self.seat!r}, "
-                f"samples={self.samples}, seed={self.seed}, recommendation={self.recommendation.text()!r})")
+        return (f"HandReport(hand={self.hand.rdn(self.rules.one_high)!r}, rules={self.rules.spec()!r}, "
+                f"seat={self.seat!r}, samples={self.samples}, seed={self.seed}, "
+                f"recommendation={self.recommendation.text()!r})")
 
     def to_dict(self) -> dict[str, Any]:
         """The json document of CONTRACT.md, plus the extra fields."""

@@ -339,7 +339,8 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
                 "position": (seat - dealer - 1) % n_seats + 1, "dealer": names[dealer],
                 "leader": names[leader], "declarer_leads": leader == seat,
                 "side_leads": rules.side_of(leader, seat) == 1,
-                "hand": hand.rdn(rules.one_high), "nest": deal.nest.rdn(rules.one_high), "policy_trump": policy_trump,
+                "hand": hand.rdn(rules.one_high), "nest": deal.nest.rdn(rules.one_high),
+                "policy_trump": policy_trump,
             }
             both = hand.mask | deal.nest.mask
             for t in trumps:
@@ -1213,8 +1214,8 @@ WORKER_BASE_BYTES = 250_000_000
 
 
 def _check_memory_for_workers(n: int, bits: int) -> None:
-    """WorkersDoNotFit (a SimulationError) when ``n`` embedded workers, a solver table each,
-    would not fit in the memory available. Each worker checks its own table
+    """WorkersDoNotFit (a SimulationError) when ``n`` embedded workers, a
+    solver table each, would not fit in the memory available. Each worker checks its own table
     as it makes it, but they start at the same moment and each sees the
     memory the others have not taken yet: together they would swap the
     machine to a crawl or be killed by the system."""
