@@ -559,6 +559,12 @@ def echo_data(text: str, nl: bool = True) -> None:
         # could leave between two of them, and a report table (3.6 KB) was status 1
         click.echo(text, nl=False)
         return
+    _echo_pieces(text)
+
+
+def _echo_pieces(text: str) -> None:
+    """``text`` in writes of at most ``_PIECE`` characters, each flushed:
+    where the reader has left, the next piece meets the closed pipe."""
     for i in range(0, len(text), _PIECE):
         click.echo(text[i:i + _PIECE], nl=False)
 
@@ -594,10 +600,9 @@ def echo_lines(lines: Iterable[str]) -> None:
         text, block, size = "".join(block), [], 0
         if first:  # at most a pipe's buffer: one write, all in the pipe before its reader can leave
             first = False
-            click.echo(text, nl=False)
-        else:  # in pieces: where the reader has left, the next piece meets the closed pipe
-            for i in range(0, len(text), _PIECE):
-                click.echo(text[i:i + _PIECE], nl=False)
+            echo_data(text, nl=False)
+        else:  # the pipe may hold an earlier block: in pieces, as a larger text goes
+            _echo_pieces(text)
 
     try:
         for line in lines:
