@@ -192,8 +192,8 @@ def canonical_key(index: int, one_high: bool = False) -> tuple[int, int]:
     return (color, -number)
 
 
-def mask_indices(mask: int) -> list[int]:
-    """Card indices of a mask, in canonical order."""
+def mask_indices(mask: int, one_high: bool = False) -> list[int]:
+    """Card indices of a mask, in canonical order (``one_high``: each color's 1 first)."""
     if mask < 0:  # else the loop below never ends
         raise InvalidCardError(f"mask {_hex(mask)} is negative: a mask of cards has bits 0..63 only")
     out = []
@@ -202,7 +202,7 @@ def mask_indices(mask: int) -> list[int]:
         low = m & -m
         out.append(low.bit_length() - 1)
         m ^= low
-    out.sort(key=canonical_key)
+    out.sort(key=(lambda i: canonical_key(i, True)) if one_high else canonical_key)
     return out
 
 
@@ -333,10 +333,7 @@ class Hand:
         """The hand in RDN: its cards in canonical order, separated by spaces.
         ``one_high``: as written under rules where the 1 ranks above the 14
         (``rules.one_high``), each color's 1 first."""
-        order = mask_indices(self.mask)
-        if one_high:
-            order.sort(key=lambda i: canonical_key(i, True))
-        return " ".join(Card.from_index(i).rdn() for i in order)
+        return " ".join(Card.from_index(i).rdn() for i in mask_indices(self.mask, one_high))
 
     def cards(self) -> list[Card]:
         """The cards, in canonical order (birds first, then B, R, Y, G, high to low)."""
