@@ -503,8 +503,9 @@ def test_more_embedded_workers_than_the_memory_holds_are_refused_up_front(tmp_pa
     assert r.exit_code == 1 and r.stderr.startswith("Error: --workers 3: ") and "use --workers 2 or fewer" in r.stderr
     assert r.stderr.count("\n") == 1 and not out.exists()
     monkeypatch.setattr(api, "_memory_available", lambda: each - 1)
-    with pytest.raises(MemoryError, match="no worker fits"):  # a MemoryError too
+    with pytest.raises(SimulationError, match="no worker fits") as refused:
         simulate(TINY, 4, out, seed=1, workers=1, progress=False)
+    assert isinstance(refused.value, MemoryError)  # a MemoryError too: status 1 on the command line
     assert not out.exists()
 
 
