@@ -27,7 +27,9 @@ from ``min_bid`` up to the recommendation. The recommended trump is the
 color with the highest mean points.
 
 The figures carry standard errors (binomial for P(make), with a 95% Wilson
-interval; the sample standard error for ev, with a 95% normal interval).
+interval; the sample standard error for ev, with a 95% normal interval held
+within the net scores a hand can give, -b - total .. total, where
+``total`` is ``rules.total_points``).
 Results depend only on the inputs and the seed: sample ``i`` is dealt from
 its own generator and the solver is exact, so neither the number of threads
 nor ``precision``'s rounds change a figure. A ``time_limit`` decides only
@@ -258,6 +260,7 @@ def bid_table(rules: Rules, points: np.ndarray, defenders: np.ndarray) -> pd.Dat
     """Per bid level: P(make) with standard error and 95% Wilson interval,
     ev(b) = E[own - opponents' score] with standard error and 95% interval."""
     n = len(points)
+    total = rules.total_points
     rows = []
     for b in rules.bid_levels():
         made = points >= b
@@ -267,8 +270,13 @@ def bid_table(rules: Rules, points: np.ndarray, defenders: np.ndarray) -> pd.Dat
         net = np.where(made, points, -b) - defenders
         ev = float(net.mean())
         ev_se = float(net.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+        # a skewed net score (nearly every sample made, one set) can put mean +- 1.96 se past any
+        # score a hand gives: a set with the opponents taking everything, or every point taken
+        ev_lo, ev_hi = ev - Z95 * ev_se, ev + Z95 * ev_se
+        if not math.isnan(ev_se):
+            ev_lo, ev_hi = max(ev_lo, -b - total), min(ev_hi, total)
         rows.append({"bid": b, "p_make": p, "p_make_se": p_se, "p_make_lo": lo, "p_make_hi": hi,
-                     "ev": ev, "ev_se": ev_se, "ev_lo": ev - Z95 * ev_se, "ev_hi": ev + Z95 * ev_se})
+                     "ev": ev, "ev_se": ev_se, "ev_lo": ev_lo, "ev_hi": ev_hi})
     return pd.DataFrame(rows)
 
 

@@ -581,7 +581,9 @@ class NestRecommendation:
         if self.p_make is not None:
             s += f", P(make) {self.p_make:.3f}"
         if self.gap is not None:
-            s += f"; {self.gap:.1f} +- {_fmt(self.gap_se)} ahead of the runner-up"
+            # the policy's choice kept under the margin can trail the runner-up: say behind, not "-5.0 ahead"
+            where = "ahead of" if self.gap >= 0 else "behind"
+            s += f"; {abs(self.gap):.1f} +- {_fmt(self.gap_se)} {where} the runner-up"
         if not self.policy and self.lead is not None:
             s += f"; {self._lead()} better than the heuristic's choice"
         return s

@@ -84,10 +84,15 @@ def bid_curve(report: "HandReport") -> Figure:
     order = [p_line, p_band, p_rule, rec_mark, ev_line, ev_band, ev_rule]
     fig.legend(order, [h.get_label() for h in order], loc="outside lower center", ncols=2, fontsize="small")
 
+    # what the bidder was given (--known, --constraint), as the table's header says it: without it
+    # the curve of a hand read against an opponent's strong bid looks like the hand's unconditioned one
+    given = ([f"{place}: {cards.rdn(report.rules.one_high)}" for place, cards in report.known.items()]
+             + [c.text() for c in report.constraints])
     ax.set_title(
         f"Bid-success curve: {report.hand.rdn(report.rules.one_high)}\n"
         f"rules {_broken_at_commas(report.rules.spec())}\n"
-        f"{report.seat} declares, {report.dealer} deals, {report.leader} leads; "
+        + (f"given {_broken_at_commas(', '.join(given))}\n" if given else "")
+        + f"{report.seat} declares, {report.dealer} deals, {report.leader} leads; "
         f"{plural(report.samples, 'sample')}, seed {report.seed}",
         fontsize="medium",
     )

@@ -16,8 +16,8 @@ import pytest
 
 from clirunner import CliRunner
 from figures import leaves_no_figure_open, outside
-from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_hand, deciding_bids, recommend,
-                                        settled, wilson)
+from rook_analyze.analysis.hand import (DECISION_RULE, Recommendation, analyze_hand, bid_table, deciding_bids,
+                                        recommend, settled, wilson)
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.main import main
@@ -403,6 +403,28 @@ def _trumps(means):
     return pd.DataFrame({"trump": list(COLORS), "mean": means})
 
 
+def test_ev_interval_stays_within_the_scores_a_hand_can_give():
+    # nine samples take all 120 points and one is set with none: the net scores are 120 and -240, and
+    # mean +- 1.96 se at 120 runs from 13.4 to 154.6, past the 120 no hand gives; nine sets and one
+    # make run it below -240 the same way. Each end is held at what a hand can give; the rest stand
+    rules = Rules.from_spec("hasbro")
+    assert rules.total_points == 120
+    for points, end in ((np.array([120] * 9 + [0]), "ev_hi"), (np.array([0] * 9 + [120]), "ev_lo")):
+        bids = bid_table(rules, points, rules.total_points - points).set_index("bid")
+        at = bids.loc[120]
+        net = np.where(points >= 120, points, -120) - (120 - points)
+        se = net.std(ddof=1) / math.sqrt(10)
+        assert at.ev == pytest.approx(net.mean()) and at.ev_se == pytest.approx(se)
+        raw = {"ev_lo": net.mean() - 1.959964 * se, "ev_hi": net.mean() + 1.959964 * se}
+        assert raw[end] > 120 or raw[end] < -240, raw           # the unheld interval leaves the range
+        assert at[end] == (120 if end == "ev_hi" else -240)
+        other = "ev_lo" if end == "ev_hi" else "ev_hi"
+        assert at[other] == pytest.approx(raw[other], abs=1e-3)
+        assert ((bids.ev_hi <= 120) & (bids.ev_lo >= -bids.index.to_series() - 120)).all()
+    one = bid_table(rules, np.array([120]), np.array([0]))    # one sample: no interval at all
+    assert one.ev_lo.isna().all() and one.ev_hi.isna().all()
+
+
 def test_recommend_takes_levels_exactly_on_the_line():
     """DECISION_RULE's bounds are inclusive: P(make) of exactly 0.5 and ev of
     exactly 0 qualify; the highest qualifying level is the bid, and the
@@ -570,6 +592,18 @@ def test_bid_curve_title_counts_the_samples():
     for n, said in ((1, "1 sample, seed 3"), (2, "2 samples, seed 3")):
         title = bid_curve(analyze_hand(SMALL_HAND, SMALL, samples=n, seed=3)).get_axes()[0].get_title()
         assert said in title, title
+
+
+def test_bid_curve_title_says_what_the_bidder_was_given():
+    # the table's header names --known and --constraint; the plot of the same run must too, or a
+    # curve read against an opponent's bid looks like the hand's unconditioned one
+    from rook_analyze.analysis.plots import bid_curve
+
+    plain = bid_curve(analyze_hand(SMALL_HAND, SMALL, samples=2, seed=3)).get_axes()[0].get_title()
+    assert "given" not in plain, plain
+    rep = analyze_hand(SMALL_HAND, SMALL, samples=2, seed=3, known=["E:B13"], constraints=["W:R>=1"])
+    title = bid_curve(rep).get_axes()[0].get_title()
+    assert "given E: B13, W:R>=1" in title, title
 
 
 def test_bid_curve_of_one_sample_says_it_has_no_ev_band():

@@ -494,6 +494,9 @@ def test_the_policy_choice_is_the_yardstick(report):
     k = kept.recommendation
     assert k.text().startswith(f"trump {k.trump}, discard {k.discard.rdn()} (the heuristic's choice, kept: ")
     assert "better than the heuristic's choice" in rec.text() and "(the heuristic's choice" not in rec.text()
+    # the kept choice trails the runner-up: it says so, never "-5.0 +- 8.4 ahead of the runner-up"
+    assert k.gap < 0 and f"{-k.gap:.1f} +- " in k.text() and "behind the runner-up" in k.text()
+    assert "ahead of the runner-up" not in k.text() and "-" not in k.text().split("; ")[-1].split(" +- ")[0]
     assert kept.detail["points"].sum() == free.detail["points"].sum()  # the margin changes no solve
 
 
