@@ -124,6 +124,12 @@ class Card:
         if low == "rook2":
             return cls(None, 2)
         m = _CARD_RE.fullmatch(ascii_upper(text))
+        if not m and ":" in text:
+            # a hand copied from a deal line ("N: B14 ...") keeps its seat's label
+            raise InvalidCardError(
+                f"unknown card {shown(token)}: a label such as 'N:' starts a seat's cards in a deal line; "
+                f"give the cards alone"
+            )
         if not m:
             raise InvalidCardError(
                 f"unknown card {shown(token)}: expected a color B/R/Y/G and a number 1-14 (e.g. B14), or Rook"
