@@ -569,6 +569,27 @@ def _echo_pieces(text: str) -> None:
         click.echo(text[i:i + _PIECE], nl=False)
 
 
+def _echo_line_pieces(lines: Sequence[str]) -> None:
+    """``lines`` (each ending in a newline) in writes of whole lines, each
+    write at most ``_PIECE`` characters where the lines allow (a longer line
+    goes alone, in ``_echo_pieces``), each flushed: where the reader has
+    left, the next piece meets the closed pipe, and a stop between two
+    pieces leaves only whole lines written."""
+    piece: list[str] = []
+    size = 0
+    for line in lines:
+        if piece and size + len(line) > _PIECE:
+            click.echo("".join(piece), nl=False)
+            piece, size = [], 0
+        if len(line) > _PIECE:
+            _echo_pieces(line)
+            continue
+        piece.append(line)
+        size += len(line)
+    if piece:
+        click.echo("".join(piece), nl=False)
+
+
 # seconds a line of streamed data may wait for its block (``echo_lines``): a slow producer's
 # lines (rare constraints) still reach a pipe's reader soon
 _LINE_WAIT_S = 1.0
@@ -597,12 +618,14 @@ def echo_lines(lines: Iterable[str]) -> None:
         nonlocal block, size, first
         if not block:
             return
-        text, block, size = "".join(block), [], 0
+        lines_, block, size = block, [], 0
         if first:  # at most a pipe's buffer: one write, all in the pipe before its reader can leave
             first = False
-            echo_data(text, nl=False)
-        else:  # the pipe may hold an earlier block: in pieces, as a larger text goes
-            _echo_pieces(text)
+            echo_data("".join(lines_), nl=False)
+        else:  # the pipe may hold an earlier block: in pieces, as a larger text goes, but each
+            # piece whole lines, so a Ctrl-C between two pieces (or while one waits on a slow
+            # reader, the piece then flushed whole on exit) never leaves half a deal printed
+            _echo_line_pieces(lines_)
 
     try:
         for line in lines:

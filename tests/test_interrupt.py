@@ -656,3 +656,32 @@ def test_a_kernels_first_call_gets_a_table_of_its_own(monkeypatch):
     first, *searches = tables
     assert first == (False, 16)  # off the main thread, on a table of 2**4 entries
     assert searches and all(entries > 16 for _, entries in searches)
+
+
+def test_a_stop_while_deal_writes_a_later_block_leaves_whole_lines(monkeypatch):
+    """A Ctrl-C that lands between two writes of a block (a slow reader
+    keeps ``deal`` writing its later blocks piece by piece) left the last deal
+    cut in the middle: ``deal ... | slow-reader`` stopped by Ctrl-C ended in
+    half a deal, which ``solve --file`` then refused. The pieces are whole
+    lines, so what was written before the stop is whole deals."""
+    import click
+
+    from rook_analyze.cli import common
+
+    written: list[str] = []
+    calls = {"n": 0}
+
+    def echo(text="", nl=True, **kw):
+        calls["n"] += 1
+        if calls["n"] == 5:  # the first block, then a few pieces of the second: the stop lands here
+            raise KeyboardInterrupt
+        written.append(str(text) + ("\n" if nl else ""))
+
+    monkeypatch.setattr(click, "echo", echo)
+    lines = (f"N: B{i % 9 + 5} R14 Y13 G12 / nest: {'x' * (40 + i % 57)}" for i in range(5000))
+    with pytest.raises(KeyboardInterrupt):
+        common.echo_lines(lines)
+    out = "".join(written)
+    assert len(out) > common._PIPE_TAKES  # the stop came inside the second block
+    assert out.endswith("\n")
+    assert all(line.startswith("N: ") for line in out.splitlines())
