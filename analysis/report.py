@@ -164,7 +164,8 @@ def _round_weights(coef: np.ndarray, names: Sequence[str], g: np.ndarray,
     point."""
     weights = {}
     for name, w in zip(names, coef[1:]):
-        weights[name] = float(round(w)) if abs(w) >= 5 else float(round(w, 1))
+        # + 0.0: a small negative weight rounds to -0.0, which json and csv would print as such
+        weights[name] = float(round(w)) if abs(w) >= 5 else float(round(w, 1)) + 0.0
     rows = g[0, 0]
     intercept = (b[0] - g[0, 1:] @ np.array([weights[n] for n in names], dtype=float)) / rows if rows else coef[0]
     return float(round(intercept)), weights

@@ -1014,3 +1014,15 @@ def test_the_report_document_is_strict_json(tmp_path):
     doc = json.loads(json.dumps(rep.to_dict(), allow_nan=False))
     assert doc["bid_success"][0]["mean_count"] is None
     assert doc["bid_success"][0]["rows"] == 4
+
+
+def test_a_small_negative_weight_is_written_as_zero_not_minus_zero():
+    # a fitted weight of -0.034 rounds to one decimal as -0.0, which json and csv wrote as "-0.0"
+    # (a dixie40 dataset's counters); the table already left it out of the formula
+    from rook_analyze.analysis.report import _round_weights
+
+    g = np.array([[10.0, 30.0], [30.0, 100.0]])  # 10 rows, the feature summing to 30
+    b = np.array([500.0, 1500.0])
+    intercept, weights = _round_weights(np.array([50.0, -0.034]), ["counters"], g, b)
+    assert weights == {"counters": 0.0} and math.copysign(1.0, weights["counters"]) == 1.0
+    assert json.dumps(weights) == '{"counters": 0.0}' and intercept == 50.0
