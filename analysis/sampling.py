@@ -153,7 +153,10 @@ class Constraint:
         if feature not in FEATURES:
             raise ConstraintError(f"constraint {shown(text)}: feature {shown(m.group(2))} must be a color "
                                   f"(B, R, Y, G), counters or rook")
-        return cls(place, feature, "=" if op == "==" else op, number)
+        made = cls(place, feature, "=" if op == "==" else op, number)
+        if rules is not None:  # the place checked here too, so an error names the text as typed
+            _check_place(made, Rules.from_spec(rules), shown(text))
+        return made
 
     def text(self) -> str:
         """The constraint as ``parse`` reads it, canonical: ``E:B>=3``, ``nest:counters<=10``."""
@@ -259,6 +262,19 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
     return out
 
 
+def _check_place(c: "Constraint", rules: Rules, text: str) -> str:
+    """The name of constraint ``c``'s place at ``rules``' table (a seat or
+    the nest), or a ConstraintError quoting ``text``."""
+    try:
+        name = _place_name(c.place, rules)
+    except ConstraintError:
+        raise ConstraintError(f"constraint {text}: place {shown(c.place)} must be a seat "
+                              f"({' '.join(rules.seat_names)}) or nest") from None
+    if name == OUT:
+        raise ConstraintError(f"constraint {text}: out-of-play cards take no constraints")
+    return name
+
+
 def _place_name(place: str, rules: Rules) -> str:
     p = str(place).strip()
     if ascii_lower(p) in (NEST, OUT):
@@ -342,13 +358,7 @@ class DealSampler:
         rules = self.rules
         ranges: dict[tuple[int, str], tuple[float, float, list[str]]] = {}
         for c in self.constraints:
-            try:
-                p = self._names.index(_place_name(c.place, rules))
-            except ConstraintError:
-                raise ConstraintError(f"constraint {shown(c.text())}: place {shown(c.place)} must be a seat "
-                                      f"({' '.join(rules.seat_names)}) or nest") from None
-            if self._names[p] == OUT:
-                raise ConstraintError(f"constraint {shown(c.text())}: out-of-play cards take no constraints")
+            p = self._names.index(_check_place(c, rules, shown(c.text())))
             lo, hi = c.bounds
             key = (p, c.feature)
             if key in ranges:

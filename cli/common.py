@@ -362,8 +362,9 @@ RULES = RulesType()
 SEAT = SeatType()
 
 
-BIDDER_DEFAULT = (" Default: N (P1 at tables of other sizes). Seats run N E S W clockwise, N and S partners:"
-                  " N's left-hand opponent is E, its right-hand opponent W (the default dealer).")
+BIDDER_DEFAULT = (" Default: N (P1 at tables of other sizes). Seats run N E S W clockwise, N and S partners"
+                  " unless teams= says otherwise: N's left-hand opponent is E, its right-hand opponent W (the"
+                  " default dealer).")
 DEALER_DEFAULT = " Default: W (the last seat at tables of other sizes)."
 
 

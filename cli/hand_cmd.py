@@ -7,7 +7,7 @@ import click
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
-from rook_analyze.analysis.sampling import Constraint, DealSampler
+from rook_analyze.analysis.sampling import Constraint, DealSampler, parse_known
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, echo_data, emit_report,
                                      format_table, joined, known_option, output_format, output_then, progress,
@@ -105,6 +105,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     dealer_i = seat_index(rules, dealer, "--dealer", "last")
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
     parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
+    checked(parse_known, list(known), rules, what="--known")  # its places and cards, named as typed
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
     check_detail_path(detail)

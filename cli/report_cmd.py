@@ -42,7 +42,7 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
       bid, by hand-count group and by hand count in steps of 5 (of 1
       under bridge, whose points are tricks), counts held by fewer than
       20 hands left out; json and csv add each chance's 95% interval
-      (the four seats of a deal share its cards, so the interval counts
+      (the seats of a deal share its cards, so the interval counts
       a deal's hands together), which the plot shades.
     - Trump choice: how often the policy's trump is a best trump in
       hindsight (ties count) and what it costs, and how often the longest

@@ -680,6 +680,11 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:rook=2"], "impossible constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "E:hcp>2"], "--constraint"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "W:B14"], "already in the bidder's hand"),
+    # a place the table lacks is named with the option it came from, as other faults of those options are
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--known", "P9:B14"], "--known: place 'P9': choose a seat (N E S W)"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "P9:B>=1"],
+     "--constraint: constraint 'P9:B>=1': place 'P9' must be a seat (N E S W) or nest"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "-c", "out:B>=1"], "--constraint: constraint 'out:B>=1': out-of-play"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "x.jpg"], "must end in .png, .svg or .pdf"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", "no/such/folder/x.png"], "the folder 'no/such/folder' does not exist"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--plot", __file__ + "/x.png"], f"the folder {__file__!r} is a file, not a folder"),

@@ -520,3 +520,14 @@ def test_exact_dealer_counts_as_a_card_by_card_count_does(spec, seat, hand, know
         total //= factorial(k)
     assert 0 < exact.deals < total
     assert exact.deals == _count_card_by_card(s)
+
+
+def test_a_constraint_parsed_for_a_table_names_a_place_it_lacks():
+    # with rules, parse checks the place as the sampler would, quoting the text as typed
+    rules = Rules.from_spec("hasbro,seats=3,teams=alone")
+    assert Constraint.parse("p2:B>=3", rules).place == "P2"
+    with pytest.raises(ConstraintError, match=r"constraint 'E:B>=3': place 'E' must be a seat \(P1 P2 P3\) or nest"):
+        Constraint.parse("E:B>=3", rules)
+    with pytest.raises(ConstraintError, match="out-of-play cards take no constraints"):
+        Constraint.parse("out:counters>=5", rules)
+    assert Constraint.parse("E:B>=3").place == "E"  # without rules no table to check against
