@@ -276,7 +276,7 @@ class Rules:
             if not is_int(v) and not (v is None and key in _BID_KNOBS):
                 raise wrong(key, "a whole number" + (" of at most 4,200 digits" if _is_int(v) else ""))
         if not -2**63 <= self.target < 2**63:  # the only knob with no bound of its own below
-            raise wrong("target", "a whole number of 64 bits")
+            raise wrong("target", "a whole number from -2^63 to 2^63 - 1 (a signed 64-bit integer)")
         if not isinstance(self.name, str) or not self.name.strip():
             raise wrong("name", "a name: a preset's, or one's own")
         if not (isinstance(self.counters, tuple) and all(
