@@ -64,6 +64,8 @@ before it kept the guards; for comparisons).
 
 from __future__ import annotations
 
+import inspect
+import types
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -87,9 +89,10 @@ class NestChoice:
     discard: Hand
     keep: Hand
 
-    def rdn(self) -> str:
-        """A one-line text of the choice: ``trump Y, discard R10 R7 G8 G7 G5`` (the kept hand left out)."""
-        return f"trump {self.trump}, discard {self.discard.rdn()}"
+    def rdn(self, one_high: bool = False) -> str:
+        """A one-line text of the choice: ``trump Y, discard R10 R7 G8 G7 G5`` (the kept hand left out;
+        with ``one_high`` each color's 1 first, as the rules that rank it high write it)."""
+        return f"trump {self.trump}, discard {self.discard.rdn(one_high)}"
 
 
 class NestPolicy(Protocol):
@@ -191,7 +194,7 @@ class HeuristicPolicy:
         need = rules.nest_size
         if len(cards) != rules.hand_size + need:
             raise IllegalActionError(
-                f"cards {cards.rdn()!r}: the declarer holds hand + nest = {rules.hand_size + need} cards "
+                f"cards {cards.rdn(rules.one_high)!r}: the declarer holds hand + nest = {rules.hand_size + need} cards "
                 f"under {rules.spec()!r}, not {len(cards)}"
             )
         if need == 0:
@@ -282,11 +285,12 @@ def take_nest(deal: Deal, declarer: int | str, discard: Hand | str) -> Deal:
     declarer = deal.rules.seat_index(declarer, "declarer")
     discard = as_hand(discard, deal.rules, "discard")
     if len(discard) != len(deal.nest):
-        raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer discards {len(deal.nest)} cards "
+        raise IllegalActionError(f"discard {discard.rdn(deal.rules.one_high)!r}: the declarer discards {len(deal.nest)} cards "
                                  f"(the nest's size), not {len(discard)}")
     cards = deal.hands[declarer] | deal.nest
     if discard.mask & ~cards.mask:
-        raise IllegalActionError(f"discard {discard.rdn()!r}: the declarer holds only {cards.rdn()!r}")
+        high = deal.rules.one_high
+        raise IllegalActionError(f"discard {discard.rdn(high)!r}: the declarer holds only {cards.rdn(high)!r}")
     hands = list(deal.hands)
     hands[declarer] = cards - discard
     return Deal(deal.rules, tuple(hands), discard)
@@ -322,6 +326,12 @@ def check_policy(policy: Any) -> Any:
     wrapped in ``CheckedPolicy``, so a bad answer is an error at once."""
     if type(policy) is HeuristicPolicy or isinstance(policy, CheckedPolicy):  # a subclass may answer otherwise
         return policy
+    if isinstance(policy, type) and any(isinstance(inspect.getattr_static(policy, m, None), types.FunctionType)
+                                        for m in ("trump", "discard", "choose")):
+        # the class where an instance was meant (policy=HeuristicPolicy): its methods would take the
+        # cards for self, a bare TypeError at the first sample; static and class methods work as they are
+        raise ConstraintError(f"policy={shown(policy)}: a class, not a policy; pass an instance, "
+                              f"e.g. {policy.__name__}()")
     if not all(callable(getattr(policy, m, None)) for m in ("trump", "discard", "choose")):
         raise ConstraintError(f"policy={shown(policy)}: expected a nest policy with trump, discard and choose "
                               f"methods, e.g. HeuristicPolicy()")
@@ -361,7 +371,7 @@ class CheckedPolicy:
             raise self._fault(method, answer, f"the declarer discards {rules.nest_size} cards (the nest's size), "
                                               f"not {len(discard)}")
         if discard.mask & ~cards.mask:
-            raise self._fault(method, answer, f"the declarer holds only {cards.rdn()!r}")
+            raise self._fault(method, answer, f"the declarer holds only {cards.rdn(rules.one_high)!r}")
         return discard
 
     def trump(self, cards: Hand, rules: Rules) -> str:

@@ -215,7 +215,8 @@ def _feature_table(feature: str, rules: Rules) -> np.ndarray:
 def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, rules: Rules | str) -> dict[str, Hand]:
     """Known cards by place: ``{"E": "B14 R5", "nest": ...}`` or texts like
     ``"E: B14 R5"`` (one text alone is one item). Places are seat names,
-    ``nest`` and, where the deck has cards left over, ``out`` (out of play)."""
+    ``nest`` and ``out`` (out of play: ``DealSampler`` refuses more known
+    cards there than the deck leaves out, none in most presets)."""
     rules = Rules.from_spec(rules)
     if items is None:
         return {}

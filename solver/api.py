@@ -481,6 +481,9 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     hands = [h.mask for h in deal.hands]
     if isinstance(trick, (set, frozenset)):  # its order would follow the hash seed
         raise IllegalActionError(f"trick {shown(trick)}: a set has no order; give the cards from the lead")
+    if isinstance(trick, Mapping):  # list() would take its keys for the cards, whatever its values say
+        raise IllegalActionError(f"trick {shown(trick)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
+                                 f"or 'R5 R9', not a mapping")
     trick_cards = as_cards(trick, "trick")
     if len(trick_cards) >= n:
         raise IllegalActionError(f"trick {shown(' '.join(c.rdn() for c in trick_cards))}: a trick in progress "
@@ -666,7 +669,8 @@ class Solver:
         # points, the defenders the fewest); equals in canonical card order
         to_play = (pos.leader + pos.tlen) % int(pos.P[0])
         sign = -1 if pos.side[to_play] == 1 else 1
-        return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index))))
+        high = deal.rules.one_high  # the 1 first among equals where it ranks above the 14, as RDN writes it
+        return dict(sorted(result.items(), key=lambda kv: (sign * kv[1], canonical_key(kv[0].index, high))))
 
     @_one_at_a_time
     def play_line(self, deal: Deal, trump: str, declarer: str | int, leader: str | int | None = None,
@@ -693,7 +697,7 @@ class Solver:
         value = self._value(pos, np.zeros(1, np.int64)) + pos.nest_points
         tt = self._table(pos.context + (False,))
         while pos.hands.any():
-            card = self._best_card(pos, tt, won, value - captured)
+            card = self._best_card(pos, tt, won, value - captured, rules.one_high)
             seat = (lead + len(played)) % n
             played.append(card)
             winner = None
@@ -717,17 +721,18 @@ class Solver:
             pos = _position(Deal(rules, tuple(Hand(h) for h in hands), deal.nest), trump, d, lead, None, played)
         return tuple(line)
 
-    def _best_card(self, pos: _Position, tt, won: int, value: int) -> Card:
+    def _best_card(self, pos: _Position, tt, won: int, value: int, one_high: bool = False) -> Card:
         """The seat to play's best card at ``pos``, whose exact value (the
         declaring side's points from here, the nest to the declarer
         included) is ``value``: the first in canonical card order among the
-        best. ``won``: the tricks the declaring side took before ``pos``."""
+        best (the 1 first under ``one_high``). ``won``: the tricks the
+        declaring side took before ``pos``."""
         n = int(pos.P[0])
         seat = (pos.leader + pos.tlen) % n
         led = int(pos.trick[0]) if pos.tlen else -1
         legal = int(kernel.legal_mask(pos.hands[seat], led, int(pos.P[1]), pos.enc.bird_mask))
         cards = sorted((Card.from_index(int(pos.enc.inv[b])) for b in range(64) if legal >> b & 1),
-                       key=lambda c: canonical_key(c.index))
+                       key=lambda c: canonical_key(c.index, one_high))
         order = np.array([int(pos.enc.perm[c.index]) for c in cards], np.int64)
         stats = np.zeros(1, np.int64)
         gen = self._gen

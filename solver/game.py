@@ -32,6 +32,7 @@ and the command line; a seed is a whole number 0 to 2**64 - 1, None or a numpy
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
@@ -129,6 +130,9 @@ def _trick(rules: Rules, value, most: int) -> list[Card]:
     trick = as_cards(value, "trick")
     if isinstance(value, (set, frozenset)):
         raise IllegalActionError(f"trick {shown(value)}: a set has no order; give the cards from the lead")
+    if isinstance(value, Mapping):  # list() took its keys for the cards
+        raise IllegalActionError(f"trick {shown(value)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
+                                 f"or 'R5 R9', not a mapping")
     if len(trick) > most:
         raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick[:8])}{' ...' if len(trick) > 8 else ''}: "
                                  f"{len(trick)} cards, at most {most} at {rules.seats} seats")

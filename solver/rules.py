@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
+import numpy as np
+
 from .cards import (COLORS, ROOK2_INDEX, ROOK_INDEX, Card, Hand, _as_index, _is_int, ascii_lower, ascii_upper,
                     _hex, mask_indices, number_runs, shown)
 from .errors import RulesError
@@ -126,15 +128,17 @@ class Rules:
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
-            elif key == "numbers" and isinstance(value, (list, tuple, range, set, frozenset)):
+            elif key == "numbers" and isinstance(value, (list, tuple, range, set, frozenset, np.ndarray)):
                 knobs[key] = _number_set(value)
-            elif key in ("most_tricks", "teams") and isinstance(value, (list, tuple, range)):
+            elif key in ("most_tricks", "teams") and isinstance(value, (list, tuple, range, np.ndarray)):
                 knobs[key] = tuple(_whole_or_as_is(x) for x in value)
             elif key in _INT_KNOBS:
                 knobs[key] = _whole_or_as_is(value)
             elif key in _CHOICE_KNOBS:  # before == "none" below: an array's == compares every element
                 raise RulesError(f"rules knob {key}={shown(value)}: expected one of "
                                  f"{', '.join(_CHOICE_KNOBS[key])}")
+            elif key in _BOOL_KNOBS and isinstance(value, np.bool_):  # numpy's bool as Python's, as ints are
+                knobs[key] = bool(value)
             elif key in _BOOL_KNOBS and not isinstance(value, bool):
                 raise RulesError(f"rules knob {key}={shown(value)}: expected true or false")
         seats = knobs.get("seats", self.seats)

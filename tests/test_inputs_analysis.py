@@ -727,3 +727,33 @@ def test_every_name_the_analysis_package_exports_has_docstrings():
             if inspect.isfunction(member) and not (member.__doc__ or "").strip():
                 missing.append(f"{name}.{attr}")
     assert not missing, missing
+
+
+class _StaticPolicy:
+    """A policy whose methods need no instance: the class itself is a policy."""
+    name = "static"
+
+    @staticmethod
+    def trump(cards, rules):
+        return "B"
+
+    @staticmethod
+    def discard(cards, trump, rules):
+        return HeuristicPolicy().discard(cards, trump, rules)
+
+    @classmethod
+    def choose(cls, cards, rules):
+        return HeuristicPolicy().choose(cards, rules)
+
+
+@pytest.mark.parametrize("advise", [
+    lambda policy: analyze_hand(HAND, BID_RULES, samples=2, seed=1, policy=policy),
+    lambda policy: analyze_nest(HAND, NEST, BID_RULES, samples=2, seed=1, candidates=2, policy=policy),
+], ids=["hand", "nest"])
+def test_a_policy_class_for_an_instance_is_named(advise):
+    """policy=HeuristicPolicy (the class) took the cards for self: a bare
+    TypeError ("missing 1 required positional argument: 'rules'") at the
+    first sample. A class whose methods need no instance is a policy."""
+    with raises(ConstraintError, "policy=<class", "HeuristicPolicy", "pass an instance, e.g. HeuristicPolicy()"):
+        advise(HeuristicPolicy)
+    assert advise(_StaticPolicy).policy == "static"

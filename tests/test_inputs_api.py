@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from rook_analyze.solver import Deal, Rules, api, card_values, game, needs_compile, solve, solve_batch
+from rook_analyze.solver import Deal, Rules, api, card_values, game, needs_compile, play_line, solve, solve_batch
 from rook_analyze.solver.cards import Card, Hand
 from rook_analyze.solver.deal import random_deal
 from rook_analyze.solver.errors import (DealError, IllegalActionError, InvalidCardError, RookError,
@@ -376,7 +376,8 @@ def test_tricks_that_cannot_be_are_refused():
     for bad, words in (("B14 B12 B9 B8 B6 Y5", "6 cards, at most 4 at 4 seats"),
                        ("B14 B14", "a card played twice"),
                        ("B14 B3", "B3 not in the deck"),
-                       ({"B9", "Y13"}, "a set has no order")):
+                       ({"B9", "Y13"}, "a set has no order"),
+                       ({"B9": 0, "Y13": 1}, "not a mapping")):
         with pytest.raises(RookError, match=re.escape(words)):
             trick_winner(bad, "Y", rules)
     with pytest.raises(IllegalActionError, match="4 cards, at most 3"):
@@ -447,6 +448,11 @@ def test_a_set_is_no_trick(small):
             fn(small, "B", "N", trick={c1.rdn(), c2.rdn()})
         with pytest.raises(IllegalActionError, match="a set has no order"):
             fn(small, "B", "N", trick=frozenset([c1]))
+        # a mapping's keys were taken for the cards, whatever its values said
+        with pytest.raises(IllegalActionError, match="expected the cards from the lead.*not a mapping"):
+            fn(small, "B", "N", trick={c1.rdn(): 0})
+    with pytest.raises(IllegalActionError, match="not a mapping"):
+        play_line(small, "B", "N", trick={c1.rdn(): 0})
 
 
 def test_total_points_with_no_card_left_gives_the_nest_to_nobody():

@@ -32,6 +32,20 @@ def test_huge_ints_are_refused_with_a_short_message(call):
     assert len(str(e.value)) < 400
 
 
+def test_knobs_take_numpy_arrays_and_bools_as_they_take_lists_and_bools():
+    # numbers=np.arange(5, 15) was "expected a tuple of card numbers" where a list was taken
+    hasbro = Rules.preset("hasbro")
+    assert hasbro.with_knobs(numbers=np.arange(5, 15)) == hasbro.with_knobs(numbers=list(range(5, 15))) == hasbro
+    assert hasbro.with_knobs(teams=np.array([0, 0, 1, 1])).spec() == "hasbro,teams=0011"
+    assert hasbro.with_knobs(most_tricks=np.array([5, 20])).spec() == "hasbro,most_tricks=5:20"
+    assert hasbro.with_knobs(double_bird=np.bool_(True)) == hasbro.with_knobs(double_bird=True)
+    assert hasbro.with_knobs(one_high=np.bool_(False)) == hasbro
+    with pytest.raises(RookError, match="numbers=.*expected a tuple of card numbers"):
+        hasbro.with_knobs(numbers=np.array([[5, 6], [7, 8]]))
+    with pytest.raises(RookError, match="double_bird=.*expected true or false"):
+        hasbro.with_knobs(double_bird=np.int64(1))
+
+
 def test_int_knobs_are_64_bit():
     hasbro = Rules.preset("hasbro")
     assert hasbro.with_knobs(target=2**63 - 1).spec() == f"hasbro,target={2**63 - 1}"

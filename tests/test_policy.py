@@ -258,3 +258,14 @@ def test_hand_and_nest_advisors_show_the_policy_only_the_declarers_cards():
     spy = _Spy()
     analyze_nest(hand, nest, small, samples=2, seed=3, candidates=4, policy=spy, threads=1)
     assert spy.seen and all(c == hand | nest for c in spy.seen)
+
+
+def test_a_nest_choice_writes_the_1_first_where_it_ranks_high():
+    choice = HeuristicPolicy().choose(Hand.from_rdn("Rook B1 B14 B13 B12 B11 B10 B9 B8 B7 R1 R14 R13 R12 R5"),
+                                      Rules.from_spec("kentucky"))
+    plain = choice.rdn()
+    assert plain.startswith(f"trump {choice.trump}, discard ")
+    assert choice.rdn(one_high=True) == f"trump {choice.trump}, discard {choice.discard.rdn(True)}"
+    from rook_analyze.analysis.policy import NestChoice
+    assert NestChoice("B", Hand.from_rdn("R1 R13"), Hand()).rdn(one_high=True) == "trump B, discard R1 R13"
+    assert NestChoice("B", Hand.from_rdn("R1 R13"), Hand()).rdn() == "trump B, discard R13 R1"

@@ -239,3 +239,17 @@ def test_play_line_against_the_reference(spec):
         trick = random_trick(deal, trump, declarer, leader, rng, i % rules.seats)
         _check_play_line(deal, trump, declarer, leader, trick, reference=rules.most_tricks is None)
 
+
+
+def test_equal_cards_come_in_the_rules_canonical_order_where_the_1_ranks_high():
+    # under one_high the 1 ranks above the 14 and RDN writes it first; card_values and play_line
+    # listed equals with the 1 last (the default order), so a kentucky line led the B14 for the B1
+    deal = Deal.from_rdn("N: B1 B14 / E: R5 R6 / S: Y5 Y6 / W: G5 G6", "kentucky")
+    assert deal.rdn().startswith("N: B1 B14")
+    values = card_values(deal, "R", "N", leader="N")
+    assert [c.rdn() for c in values] == ["B1", "B14"] and len(set(values.values())) == 1
+    assert play_line(deal, "R", "N", leader="N")[0].card.rdn() == "B1"
+    # without one_high the same cards are equal too, and the 14 comes first
+    plain = Deal.from_rdn("N: B1 B14 / E: R5 R6 / S: Y5 Y6 / W: G5 G6", "kentucky,one_high=false")
+    assert [c.rdn() for c in card_values(plain, "R", "N", leader="N")] == ["B14", "B1"]
+    assert play_line(plain, "R", "N", leader="N")[0].card.rdn() == "B14"
