@@ -55,7 +55,8 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
     rules = Rules.from_spec(rules)
     mask = as_hand(hand, rules, "hand", masks=True).mask
     if mask & ~rules.deck_mask:
-        raise InvalidCardError(f"hand {Hand(mask).rdn()!r}: {Hand(mask & ~rules.deck_mask).rdn()} not in "
+        raise InvalidCardError(f"hand {Hand(mask).rdn(rules.one_high)!r}: "
+                               f"{Hand(mask & ~rules.deck_mask).rdn(rules.one_high)} not in "
                                f"the {rules.spec()!r} deck")
     ranks = color_ranks(rules)
     out: dict[str, int | str] = {

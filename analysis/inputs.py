@@ -138,7 +138,7 @@ def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) 
                                f"e.g. 'B14 R5 Rook'")
     stray = hand.mask & ~rules.deck_mask
     if stray:  # as text is read: a card the deck lacks is an error, not a card dealt from nowhere
-        raise InvalidCardError(f"{what} {hand.rdn()!r}: card {first_card(stray)!r} is not in the "
+        raise InvalidCardError(f"{what} {hand.rdn(rules.one_high)!r}: card {first_card(stray)!r} is not in the "
                                f"{rules.spec()!r} deck")
     return hand
 

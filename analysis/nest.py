@@ -234,9 +234,9 @@ def _discard_masks(discards: Any, cards: Hand, rules: Rules) -> np.ndarray:
     bad = np.flatnonzero((stray != 0) | (sizes != rules.nest_size))
     if bad.size:
         m = int(masks[bad[0]])
-        why = (f"cards not in {cards.rdn()!r}" if stray[bad[0]] else
+        why = (f"cards not in {cards.rdn(rules.one_high)!r}" if stray[bad[0]] else
                f"{int(sizes[bad[0]])} cards, not the nest's {rules.nest_size}")
-        raise ConstraintError(f"discards: mask {m} ({Hand(m & ((1 << 64) - 1)).rdn()!r}) holds {why}")
+        raise ConstraintError(f"discards: mask {m} ({Hand(m & ((1 << 64) - 1)).rdn(rules.one_high)!r}) holds {why}")
     return masks
 
 
@@ -747,12 +747,12 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
     hand, nest = check_nest(hand, nest, rules)
     places = parse_known(known, rules)
     if NEST in places:
-        raise ConstraintError(f"known cards for the nest ({places[NEST].rdn()!r}): the nest is given "
+        raise ConstraintError(f"known cards for the nest ({places[NEST].rdn(rules.one_high)!r}): the nest is given "
                               f"with the hand, it cannot also be known")
     for place, cards in places.items():
         if cards.mask & nest.mask:  # named here: the sampler would call the nest a known place
             raise DuplicateCardError(f"known card {first_card(cards.mask & nest.mask)!r} for {place} is in the "
-                                     f"nest ({nest.rdn()!r})")
+                                     f"nest ({nest.rdn(rules.one_high)!r})")
     given = {NEST: nest, **places}
     return DealSampler(rules, seat, hand, known=given, constraints=constraints, holder="declarer")
 

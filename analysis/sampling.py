@@ -226,8 +226,8 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
     else:
         seat = _example_seats(rules)[0]
         if isinstance(items, Hand):  # a Hand iterates over its cards: say what is missing instead
-            raise ConstraintError(f"known cards {items.rdn()!r}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
-                                  f"or {{'{seat}': 'B14 R5'}}")
+            raise ConstraintError(f"known cards {items.rdn(rules.one_high)!r}: expected PLACE:CARDS, "
+                                  f"e.g. '{seat}:B14 R5' or {{'{seat}': 'B14 R5'}}")
         for text in as_items("known", items):
             if not isinstance(text, str) or ":" not in text:
                 raise ConstraintError(f"known cards {shown(text)}: expected PLACE:CARDS, e.g. '{seat}:B14 R5' "
@@ -329,14 +329,14 @@ class DealSampler:
         for name, cards in self.known.items():
             p = names.index(name)
             if p == self.seat:
-                raise ConstraintError(f"known cards for {name} ({cards.rdn()!r}): that is the {self.holder}'s "
-                                      f"own hand")
+                raise ConstraintError(f"known cards for {name} ({cards.rdn(rules.one_high)!r}): that is the "
+                                      f"{self.holder}'s own hand")
             dup = cards.mask & self.hand.mask  # the places' known cards are apart (parse_known)
             if dup:
                 raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "
                                          f"{self.holder}'s hand")
             if len(cards) > sizes[p]:
-                raise ConstraintError(f"{plural(len(cards), 'known card')} for {name} ({cards.rdn()!r}), "
+                raise ConstraintError(f"{plural(len(cards), 'known card')} for {name} ({cards.rdn(rules.one_high)!r}), "
                                       f"but {name} holds {sizes[p]} under {rules.spec()!r}")
             fixed[p] = cards.mask
             seen |= cards.mask
@@ -730,10 +730,11 @@ def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,
     raised for a card not in the deck."""
     bad = cards.mask & ~rules.deck_mask
     if bad:
-        raise outside_error(f"card {first_card(bad)!r} in {what} {cards.rdn()!r} is not in the "
+        raise outside_error(f"card {first_card(bad)!r} in {what} {cards.rdn(rules.one_high)!r} is not in the "
                             f"{rules.spec()!r} deck")
     if len(cards) != size:
-        raise DealError(f"{what} {cards.rdn()!r} has {plural(len(cards), 'card')}: {rules.spec()!r} {size_text}")
+        raise DealError(f"{what} {cards.rdn(rules.one_high)!r} has {plural(len(cards), 'card')}: "
+                        f"{rules.spec()!r} {size_text}")
 
 
 def check_hand(hand: Hand, rules: Rules) -> None:

@@ -346,8 +346,8 @@ def simulate_chunk(plan: Plan, index: int, progress: Callable[[int], None] | Non
             for t in trumps:
                 discard = discards[t]
                 if discard & ~both or discard.bit_count() != len(deal.nest):
-                    raise RookError(f"policy discards {Hand(discard).rdn()!r} for trump {t} are not "
-                                    f"{len(deal.nest)} cards of {Hand(both).rdn()!r}")
+                    raise RookError(f"policy discards {Hand(discard).rdn(rules.one_high)!r} for trump {t} are not "
+                                    f"{len(deal.nest)} cards of {Hand(both).rdn(rules.one_high)!r}")
                 row[f"discard_{t}"] = Hand(discard).rdn(rules.one_high)
                 hands = list(deal.hands)
                 hands[seat] = Hand(both & ~discard)

@@ -55,11 +55,12 @@ class Deal:
             raise DealError(f"unequal hands ({detail}): every hand must hold the same number of cards")
         size = sizes.pop()
         if size > r.hand_size:
-            raise DealError(f"hands of {plural(size, 'card')} ({r.seat_names[0]} {shown(self.hands[0].rdn())}, ...): "
+            first = shown(self.hands[0].rdn(r.one_high))
+            raise DealError(f"hands of {plural(size, 'card')} ({r.seat_names[0]} {first}, ...): "
                             f"{r.spec()!r} deals {r.hand_size} a seat")
         if len(self.nest) > r.nest_size:
-            raise DealError(f"nest {shown(self.nest.rdn())}: a nest of {plural(len(self.nest), 'card')}, where "
-                            f"{r.spec()!r} has a nest of {r.nest_size}")
+            raise DealError(f"nest {shown(self.nest.rdn(r.one_high))}: a nest of {plural(len(self.nest), 'card')}, "
+                            f"where {r.spec()!r} has a nest of {r.nest_size}")
 
     def _check_cards(self, name: str, mask: int, seen: int) -> None:
         outside = mask & ~self.rules.deck_mask
@@ -120,10 +121,10 @@ class Deal:
         r = self.rules
         for name, hand in zip(r.seat_names, self.hands):
             if len(hand) != r.hand_size:
-                raise DealError(f"hand {name} {shown(hand.rdn())} has {plural(len(hand), 'card')}: "
+                raise DealError(f"hand {name} {shown(hand.rdn(r.one_high))} has {plural(len(hand), 'card')}: "
                                 f"{r.spec()!r} deals {r.hand_size}")
         if len(self.nest) != r.nest_size:
-            raise DealError(f"nest {shown(self.nest.rdn())} has {plural(len(self.nest), 'card')}: "
+            raise DealError(f"nest {shown(self.nest.rdn(r.one_high))} has {plural(len(self.nest), 'card')}: "
                             f"{r.spec()!r} has a nest of {r.nest_size}")
 
     def rdn(self) -> str:

@@ -110,9 +110,12 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
     hand = _hand(hand)
     trick = _trick(rules, trick, rules.seats - 1)
     if hand.mask & ~rules.deck_mask:
-        raise InvalidCardError(f"hand {hand.rdn()!r}: {Hand(hand.mask & ~rules.deck_mask).rdn()} not in the deck")
+        high = rules.one_high  # the 1 written first where it ranks above the 14
+        raise InvalidCardError(f"hand {hand.rdn(high)!r}: {Hand(hand.mask & ~rules.deck_mask).rdn(high)} "
+                               f"not in the deck")
     if hand.mask & mask_of(trick):
-        raise IllegalActionError(f"hand {hand.rdn()!r} holds {Hand(hand.mask & mask_of(trick)).rdn()}, "
+        high = rules.one_high
+        raise IllegalActionError(f"hand {hand.rdn(high)!r} holds {Hand(hand.mask & mask_of(trick)).rdn(high)}, "
                                  f"already played to the trick")
     if not trick:
         return hand
@@ -140,7 +143,8 @@ def _trick(rules: Rules, value, most: int) -> list[Card]:
         raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick)}: a card played twice")
     outside = mask_of(trick) & ~rules.deck_mask
     if outside:
-        raise InvalidCardError(f"trick {' '.join(c.rdn() for c in trick)}: {Hand(outside).rdn()} not in the deck")
+        raise InvalidCardError(f"trick {' '.join(c.rdn() for c in trick)}: {Hand(outside).rdn(rules.one_high)} "
+                               f"not in the deck")
     return trick
 
 
@@ -655,7 +659,7 @@ class Round:
             follow = Hand(_suit_mask(hand, led, self.trump))
             raise IllegalActionError(
                 f"{name} cannot play {card}: {self.trick[0]} led {what} and {name} must follow "
-                f"with {follow.rdn()}; legal: {legal.rdn()}"
+                f"with {follow.rdn(r.one_high)}; legal: {legal.rdn(r.one_high)}"
             )
         self.hands[who] = hand.remove(card)
         self.trick.append(card)
