@@ -49,6 +49,7 @@ TARGETS = {"policy": "policy_points", "best": "best_points"}
 COUNT_STEP = 5  # hand counts are grouped 65-69, 70-74, ... in make_by_count
 MIN_COUNT_ROWS = 20  # hands a point of the by-count table needs
 MAX_BUCKETS = 100  # bid-success groups: each wants hundreds of hands (the CLI takes 1 to 10)
+LONGEST_TIES = "equal lengths: the higher top card"  # the longest_color column's choice among equals
 POSITION_TEXT = {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer"}
 
 
@@ -496,8 +497,19 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
         ("mean points, best trump", float(frame["best_points"].mean()), "points"),
     ]
     if "longest_color" in frame.columns:
-        stats.append(("policy trump is the dealt hand's longest color",
+        # a third of hasbro's hands have two colors or more of the longest length: longest_color is one
+        # of them (the higher top card, then B R Y G), which the labels say; the policy's trump is also
+        # scored against every color of that length, as a player who "names a longest color" reads it
+        stats.append((f"policy trump is the dealt hand's longest color ({LONGEST_TIES})",
                       float((frame["policy_trump"] == frame["longest_color"]).mean()), "share of hands"))
+        lengths = [f"len_{t}" for t in rules.trumps if t in COLORS]
+        if lengths and all(c in frame.columns for c in lengths):
+            held = frame[lengths].to_numpy()
+            trump_len = np.zeros(len(frame))
+            for t, c in zip((t for t in rules.trumps if t in COLORS), lengths):
+                trump_len = np.where(frame["policy_trump"].to_numpy() == t, frame[c].to_numpy(), trump_len)
+            stats.append(("policy trump is a longest color of the dealt hand (equal lengths count)",
+                          float(np.mean(trump_len == held.max(axis=1))), "share of hands"))
         # a best trump, ties included, as for the policy's trump above: the best_trump column gives
         # ties to the policy's trump, which would count a longest color tied for the best as a miss
         longest = frame["longest_color"].to_numpy()
@@ -505,7 +517,7 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
         for t in rules.trumps:
             if f"points_{t}" in frame.columns:
                 points = np.where(longest == t, frame[f"points_{t}"].to_numpy(dtype=float), points)
-        stats.append(("the dealt hand's longest color is a best trump",
+        stats.append((f"the dealt hand's longest color ({LONGEST_TIES}) is a best trump",
                       float(np.mean(points == frame["best_points"].to_numpy(dtype=float))), "share of hands"))
     if min_bid is not None:
         stats.append((f"makes {min_bid} with the policy trump", float((frame["policy_points"] >= min_bid).mean()),

@@ -152,13 +152,22 @@ def render_table(rep: Report) -> str:
         format_table(records_of(_trump_rows(rep.trump_choice))),
         "",
         "By trumps in the dealt hand (the policy's trump color"
-        + {0: "):", 1: " and the Rook):", 2: " and the Rooks):"}[Rules.from_spec(rep.rules).bird_count],
+        + {0: ")", 1: " and the Rook)", 2: " and the Rooks)"}[Rules.from_spec(rep.rules).bird_count]
+        + _bid_columns_note(rep.trump_length) + ":",
         format_table(records_of(_percent(rep.trump_length))),
         "",
-        "By the declarer's seat (position 1 = left of the dealer):",
+        "By the declarer's seat (position 1 = left of the dealer)" + _bid_columns_note(rep.positions) + ":",
         format_table(records_of(_percent(rep.positions))),
     ]
     return "\n".join(lines)
+
+
+def _bid_columns_note(table: pd.DataFrame) -> str:
+    """What a section's bid columns hold, where the section's header does not say it
+    already: ``; 70, 95: chance to make the bid (% of hands)``."""
+    bids = [c[len("make_"):] for c in table.columns
+            if c.startswith("make_") and not c.endswith(("_lo", "_hi"))]
+    return f"; {', '.join(bids)}: chance to make the bid (% of hands)" if bids else ""
 
 
 def _trump_rows(table: pd.DataFrame) -> pd.DataFrame:

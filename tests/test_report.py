@@ -723,7 +723,7 @@ def test_two_birds_are_named_as_two(tmp_path):
     out = _small_dataset(tmp_path / "two", 8, rules="hasbro,hand_size=3,double_bird=true", chunk_size=8)
     r = run_cli("report", str(out))
     assert r.exit_code == 0, r.output
-    assert "(the policy's trump color and the Rooks):" in r.stdout
+    assert "(the policy's trump color and the Rooks);" in r.stdout
     assert "the Rook held" not in r.stdout and "and the Rook)" not in r.stdout
 
 
@@ -782,8 +782,8 @@ def test_longest_color_counts_as_a_best_trump_when_it_ties():
     frame["policy_points"] = [r[f"points_{r['policy_trump']}"] for r in rows]
     stats = trump_choice(frame, rules, rules.min_bid).set_index("statistic")["value"]
     assert stats["policy trump is a best trump"] == 3 / 4
-    assert stats["policy trump is the dealt hand's longest color"] == 1 / 4
-    assert stats["the dealt hand's longest color is a best trump"] == 3 / 4
+    assert stats["policy trump is the dealt hand's longest color (equal lengths: the higher top card)"] == 1 / 4
+    assert stats["the dealt hand's longest color (equal lengths: the higher top card) is a best trump"] == 3 / 4
     assert stats["mean cost of the policy trump"] == 10 / 4
     assert stats["cost of 10 points or more"] == 1 / 4  # the third row's 10 counts
 
@@ -1026,3 +1026,33 @@ def test_a_small_negative_weight_is_written_as_zero_not_minus_zero():
     intercept, weights = _round_weights(np.array([50.0, -0.034]), ["counters"], g, b)
     assert weights == {"counters": 0.0} and math.copysign(1.0, weights["counters"]) == 1.0
     assert json.dumps(weights) == '{"counters": 0.0}' and intercept == 50.0
+
+
+def test_every_bid_column_of_the_table_view_says_it_is_a_chance_to_make(dataset):
+    """The trump-length and seat sections show a few bids as bare column headings
+    (70, 95, 120): their headers say those are chances to make the bid, in %, as
+    the bid-success sections' headers do."""
+    text = run_cli("report", str(dataset)).stdout
+    trumps = next(ln for ln in text.splitlines() if ln.startswith("By trumps in the dealt hand"))
+    seats = next(ln for ln in text.splitlines() if ln.startswith("By the declarer's seat"))
+    assert "70, 95, 120: chance to make the bid (% of hands):" in trumps
+    assert "70, 95: chance to make the bid (% of hands):" in seats
+
+
+def test_the_policy_trump_counts_as_a_longest_color_where_lengths_tie():
+    """A hand with two colors of the longest length: longest_color names one (the higher
+    top card); the policy's trump of the other length-tied color is still a longest color,
+    and the labels say which reading each statistic takes."""
+    from rook_analyze.analysis.report import trump_choice
+
+    rules = Rules.from_spec(RULES)
+    frame = pd.DataFrame({  # B and R both 3 long, longest_color R; policy B / R / Y (2 long)
+        "policy_trump": ["B", "R", "Y"], "longest_color": ["R", "R", "R"],
+        "len_B": [3, 3, 3], "len_R": [3, 3, 3], "len_Y": [2, 2, 2], "len_G": [1, 1, 1],
+        "points_B": [80, 80, 80], "points_R": [80, 80, 80], "points_Y": [80, 80, 80], "points_G": [80, 80, 80],
+    })
+    frame["best_points"] = 80
+    frame["policy_points"] = 80
+    stats = trump_choice(frame, rules, rules.min_bid).set_index("statistic")["value"]
+    assert stats["policy trump is the dealt hand's longest color (equal lengths: the higher top card)"] == 1 / 3
+    assert stats["policy trump is a longest color of the dealt hand (equal lengths count)"] == 2 / 3
