@@ -811,9 +811,34 @@ def slow_hands_notice(rules: Rules, solves: int, advice: str = "try a few sample
 
 
 def progress(total: int | None, desc: str, **kw: Any):
-    """A tqdm bar on standard error, shown only when it is a terminal."""
+    """A tqdm bar on standard error, shown only when it is a terminal and
+    the run has taken more than about a second (``delay``): a short run
+    draws nothing."""
     from tqdm import tqdm
 
     err = sys.stderr
     disable = not (hasattr(err, "isatty") and err.isatty())
+    kw.setdefault("delay", 1.0)
+    kw.setdefault("dynamic_ncols", True)  # a terminal narrowed mid-run: the bar follows, never wraps
     return tqdm(total=total, desc=desc, file=err, disable=disable, leave=False, **kw)
+
+
+def echo_beside(bar: Any, text: str, nl: bool = True) -> None:
+    """Data for standard output while ``bar`` (``progress``) runs. Where
+    standard output is a terminal too, as the bar's standard error is, a
+    record written as it stands would start on the bar's line, after its
+    text: the bar, once drawn, is wiped first, and drawn again below the
+    record."""
+    try:
+        live = sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no standard output, or a closed one
+        live = False
+    # drawn: tqdm's own test (``close``) of a bar that its ``delay`` has not yet shown
+    drawn = not bar.disable and bar.last_print_t >= bar.start_t + bar.delay
+    if not (live and drawn):
+        click.echo(text, nl=nl)
+        return
+    with bar.get_lock():
+        bar.clear(nolock=True)
+        click.echo(text, nl=nl)
+        bar.refresh(nolock=True)

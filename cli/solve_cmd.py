@@ -9,7 +9,7 @@ from contextlib import closing, nullcontext
 import click
 
 from rook_analyze.cli.common import (DEALER_DEFAULT, SEAT, TRUMP, BadInput, check_trump, checked,
-                                     compile_notice, deal_input, deal_source, emit, format_csv, joined,
+                                     compile_notice, deal_input, deal_source, echo_beside, emit, format_csv, joined,
                                      output_format, parse_deals, progress, read_deal_lines, rules_option, seat_index)
 from rook_analyze.solver import Card, Deal, RookError, Rules, card_values, play_line
 from rook_analyze.solver import solve as solve_deal
@@ -179,10 +179,10 @@ def solve(rules: Rules, trump: str, declarer: str, leader: str | None, dealer: s
         for rec in recs:
             bar.update(1)
             if fmt == "jsonl":
-                click.echo(json.dumps(rec))
+                echo_beside(bar, json.dumps(rec))
             elif fmt == "csv":
                 # the header with the first row: a first deal that fails leaves standard output empty
-                click.echo(format_csv([rec], columns, header=csv_header_due), nl=False)
+                echo_beside(bar, format_csv([rec], columns, header=csv_header_due), nl=False)
                 csv_header_due = False
             else:
                 records.append(rec)

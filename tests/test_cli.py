@@ -742,7 +742,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
 
     for stream, shown in ((Terminal(), True), (io.StringIO(), False)):
         monkeypatch.setattr(sys, "stderr", stream)
-        with common.progress(8, "solving", unit="solve", mininterval=0) as bar:
+        with common.progress(8, "solving", unit="solve", mininterval=0, delay=0) as bar:
             bar.update(8)
         assert ("solving" in stream.getvalue() and "8/8" in stream.getvalue()) == shown, stream.getvalue()
 
