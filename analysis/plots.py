@@ -58,7 +58,7 @@ def bid_curve(report: "HandReport") -> Figure:
 
     # one sample has no standard error, so no band to draw: the legend says so rather than
     # list a band the panel lacks, which read as an ev known exactly
-    ev_band = ("ev, 95% interval (mean \u00b1 1.96 se)" if bids["ev_lo"].notna().any() else
+    ev_band = ("ev, 95% interval (mean \u00b1 1.96 se, within the possible scores)" if bids["ev_lo"].notna().any() else
                "ev, 95% interval: none (one sample has no standard error)")
     ev_ax.fill_between(x, bids["ev_lo"], bids["ev_hi"], color=ev_color, alpha=0.25, linewidth=0, label=ev_band)
     ev_ax.plot(x, bids["ev"], "s-", color=ev_color, label="ev = E[own score \u2212 opponents' score]", zorder=3)

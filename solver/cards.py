@@ -127,8 +127,8 @@ class Card:
         if not m and ":" in text:
             # a hand copied from a deal line ("N: B14 ...") keeps its seat's label
             raise InvalidCardError(
-                f"unknown card {shown(token)}: a label such as 'N:' starts a seat's cards in a deal line; "
-                f"give the cards alone"
+                f"unknown card {shown(token)}: a seat's label such as 'N:' is not a card (a deal line "
+                f"separates the seats' cards with ' / '; a hand is its cards alone)"
             )
         if not m:
             raise InvalidCardError(

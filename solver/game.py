@@ -130,12 +130,13 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
 
 def _trick(rules: Rules, value, most: int) -> list[Card]:
     """The cards of a trick, checked: at most ``most``, each once, all in the deck."""
-    trick = as_cards(value, "trick")
+    # before the cards are read: list() would take a mapping's keys for them, a set's hash order
     if isinstance(value, (set, frozenset)):
         raise IllegalActionError(f"trick {shown(value)}: a set has no order; give the cards from the lead")
-    if isinstance(value, Mapping):  # list() took its keys for the cards
+    if isinstance(value, Mapping):
         raise IllegalActionError(f"trick {shown(value)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
                                  f"or 'R5 R9', not a mapping")
+    trick = as_cards(value, "trick")
     if len(trick) > most:
         raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick[:8])}{' ...' if len(trick) > 8 else ''}: "
                                  f"{len(trick)} cards, at most {most} at {rules.seats} seats")

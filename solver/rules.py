@@ -125,6 +125,8 @@ class Rules:
         for key, value in knobs.items():
             if key not in KNOBS:
                 raise RulesError(f"unknown rules knob {shown(key)}: knobs are {', '.join(KNOBS)}")
+            if isinstance(value, np.ndarray) and value.ndim == 0:
+                value = knobs[key] = value.item()  # a numpy scalar in an array: the Python value it holds
             if isinstance(value, str):
                 # the same text the spec takes: with_knobs(bird="low", nest_size="6", teams="alone")
                 knobs[key] = _parse_knob(key, value)
@@ -280,7 +282,7 @@ class Rules:
             if not is_int(v) and not (v is None and key in _BID_KNOBS):
                 raise wrong(key, "a whole number" + (" of at most 4,200 digits" if _is_int(v) else ""))
         if not -2**63 <= self.target < 2**63:  # the only knob with no bound of its own below
-            raise wrong("target", "a whole number from -2^63 to 2^63 - 1 (a signed 64-bit integer)")
+            raise wrong("target", "a positive whole number below 2^63 (a signed 64-bit integer)")
         if not isinstance(self.name, str) or not self.name.strip():
             raise wrong("name", "a name: a preset's, or one's own")
         if not (isinstance(self.counters, tuple) and all(

@@ -49,8 +49,8 @@ def test_card_parse_ignores_case(text, canonical):
     ("14", "expected a color"),
     ("B1 4", "expected a color"),
     ("", "expected a color"),
-    ("N:", "a label such as 'N:' starts a seat's cards in a deal line"),   # a hand copied from a deal line
-    ("E:B14", "give the cards alone"),
+    ("N:", "a seat's label such as 'N:' is not a card"),   # a hand copied from a deal line
+    ("E:B14", "a deal line separates the seats' cards with ' / '; a hand is its cards alone"),
 ])
 def test_card_errors_name_the_token(token, reason):
     with pytest.raises(InvalidCardError) as err:
@@ -142,7 +142,7 @@ def test_hand_set_operations(a, b):
 def test_hand_errors():
     with pytest.raises(InvalidCardError, match="'Q7'"):
         Hand.from_rdn("B14 Q7 R5")
-    with pytest.raises(InvalidCardError, match="'N:': a label such as 'N:' starts a seat's cards"):
+    with pytest.raises(InvalidCardError, match="'N:': a seat's label such as 'N:' is not a card"):
         Hand.from_rdn("N: B14 B12 R5")
     with pytest.raises(DuplicateCardError) as err:
         Hand.from_rdn("B14 R5 b14")

@@ -613,7 +613,7 @@ def test_bid_curve_of_one_sample_says_it_has_no_ev_band():
     from rook_analyze.analysis.plots import bid_curve
 
     for n, band in ((1, "ev, 95% interval: none (one sample has no standard error)"),
-                    (2, "ev, 95% interval (mean \u00b1 1.96 se)")):
+                    (2, "ev, 95% interval (mean \u00b1 1.96 se, within the possible scores)")):
         rep = analyze_hand(SMALL_HAND, SMALL, samples=n, seed=3)
         assert rep.bids["ev_se"].isna().all() == (n == 1)
         labels = [t.get_text() for legend in bid_curve(rep).legends for t in legend.get_texts()]
@@ -874,7 +874,7 @@ def test_bid_curve_legend_keeps_each_curve_with_its_band(rules, passes):
     assert len(labels) == 7 and legend._ncols == 2
     assert labels[0] == "P(make)" and labels[1] == "P(make), 95% interval (Wilson)"
     assert labels[2].startswith("P(make) = 0.5") and labels[3].startswith("recommended: ")
-    assert labels[4].startswith("ev = E[") and labels[5] == "ev, 95% interval (mean \u00b1 1.96 se)"
+    assert labels[4].startswith("ev = E[") and labels[5] == "ev, 95% interval (mean \u00b1 1.96 se, within the possible scores)"
     assert labels[6].startswith("ev = 0: ")
     assert (rep.recommendation.bid is None) == passes  # a pass is drawn the same way
 

@@ -377,7 +377,8 @@ def test_tricks_that_cannot_be_are_refused():
                        ("B14 B14", "a card played twice"),
                        ("B14 B3", "B3 not in the deck"),
                        ({"B9", "Y13"}, "a set has no order"),
-                       ({"B9": 0, "Y13": 1}, "not a mapping")):
+                       ({"B9": 0, "Y13": 1}, "not a mapping"),
+                       ({"N": "R5"}, "not a mapping")):   # keys that are no cards: refused as a mapping too
         with pytest.raises(RookError, match=re.escape(words)):
             trick_winner(bad, "Y", rules)
     with pytest.raises(IllegalActionError, match="4 cards, at most 3"):
