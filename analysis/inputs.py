@@ -138,7 +138,8 @@ def as_hand(value: Any, rules: Rules, what: str = "cards", masks: bool = False) 
                                f"e.g. 'B14 R5 Rook'")
     stray = hand.mask & ~rules.deck_mask
     if stray:  # as text is read: a card the deck lacks is an error, not a card dealt from nowhere
-        raise InvalidCardError(f"{what} {hand.rdn(rules.one_high)!r}: card {first_card(stray)!r} is not in the "
+        high = rules.one_high  # the 1 first where it ranks above the 14
+        raise InvalidCardError(f"{what} {hand.rdn(high)!r}: card {first_card(stray, high)!r} is not in the "
                                f"{rules.spec()!r} deck")
     return hand
 
@@ -149,7 +150,7 @@ def hand_and_nest(hand: Any, nest: Any, rules: Rules) -> tuple[Hand, Hand]:
     hand, nest = as_hand(hand, rules, "hand"), as_hand(nest, rules, "nest")
     both = hand.mask & nest.mask
     if both:
-        raise DuplicateCardError(f"card {first_card(both)!r} is in both the hand and the nest")
+        raise DuplicateCardError(f"card {first_card(both, rules.one_high)!r} is in both the hand and the nest")
     return hand, nest
 
 

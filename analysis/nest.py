@@ -751,8 +751,8 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
                               f"with the hand, it cannot also be known")
     for place, cards in places.items():
         if cards.mask & nest.mask:  # named here: the sampler would call the nest a known place
-            raise DuplicateCardError(f"known card {first_card(cards.mask & nest.mask)!r} for {place} is in the "
-                                     f"nest ({nest.rdn(rules.one_high)!r})")
+            dup = first_card(cards.mask & nest.mask, rules.one_high)
+            raise DuplicateCardError(f"known card {dup!r} for {place} is in the nest ({nest.rdn(rules.one_high)!r})")
     given = {NEST: nest, **places}
     return DealSampler(rules, seat, hand, known=given, constraints=constraints, holder="declarer")
 

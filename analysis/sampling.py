@@ -241,7 +241,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
             hand = cards
             bad = hand.mask & ~rules.deck_mask
             if bad:
-                raise InvalidCardError(f"known card {first_card(bad)!r} "
+                raise InvalidCardError(f"known card {first_card(bad, rules.one_high)!r} "
                                        f"is not in the {rules.spec()!r} deck")
         elif not isinstance(cards, str):
             raise InvalidCardError(f"known cards for {name} ({shown(cards)}): expected a Hand or cards in Rook "
@@ -256,7 +256,7 @@ def parse_known(items: Mapping[str, str | Hand] | Sequence[str] | str | None, ru
                                       f"'{name}:B14 R5')")
         for other, held in out.items():
             if held.mask & hand.mask:
-                dup = first_card(held.mask & hand.mask)
+                dup = first_card(held.mask & hand.mask, rules.one_high)
                 raise DuplicateCardError(f"known card {shown(dup)} is given twice for {name}" if other == name else
                                          f"known card {shown(dup)} is given for both {other} and {name}")
         out[name] = (out[name] | hand) if name in out else hand
@@ -333,7 +333,7 @@ class DealSampler:
                                       f"{self.holder}'s own hand")
             dup = cards.mask & self.hand.mask  # the places' known cards are apart (parse_known)
             if dup:
-                raise DuplicateCardError(f"known card {first_card(dup)!r} for {name} is already in the "
+                raise DuplicateCardError(f"known card {first_card(dup, rules.one_high)!r} for {name} is already in the "
                                          f"{self.holder}'s hand")
             if len(cards) > sizes[p]:
                 raise ConstraintError(f"{plural(len(cards), 'known card')} for {name} ({cards.rdn(rules.one_high)!r}), "
@@ -730,8 +730,8 @@ def check_cards(cards: Hand, what: str, rules: Rules, size: int, size_text: str,
     raised for a card not in the deck."""
     bad = cards.mask & ~rules.deck_mask
     if bad:
-        raise outside_error(f"card {first_card(bad)!r} in {what} {cards.rdn(rules.one_high)!r} is not in the "
-                            f"{rules.spec()!r} deck")
+        raise outside_error(f"card {first_card(bad, rules.one_high)!r} in {what} {cards.rdn(rules.one_high)!r} "
+                            f"is not in the {rules.spec()!r} deck")
     if len(cards) != size:
         raise DealError(f"{what} {cards.rdn(rules.one_high)!r} has {plural(len(cards), 'card')}: "
                         f"{rules.spec()!r} {size_text}")

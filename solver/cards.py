@@ -212,10 +212,11 @@ def mask_indices(mask: int, one_high: bool = False) -> list[int]:
     return out
 
 
-def first_card(mask: int) -> str:
-    """The first card of a non-empty mask in canonical order, as RDN text:
-    the card an error message names."""
-    return Card.from_index(mask_indices(mask)[0]).rdn()
+def first_card(mask: int, one_high: bool = False) -> str:
+    """The first card of a non-empty mask in canonical order (with
+    ``one_high``, each color's 1 first), as RDN text: the card an error
+    message names."""
+    return Card.from_index(mask_indices(mask, one_high)[0]).rdn()
 
 
 def mask_of(cards: Iterable[Card]) -> int:

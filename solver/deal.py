@@ -65,11 +65,11 @@ class Deal:
     def _check_cards(self, name: str, mask: int, seen: int) -> None:
         outside = mask & ~self.rules.deck_mask
         if outside:
-            card = first_card(outside)
+            card = first_card(outside, self.rules.one_high)
             raise InvalidCardError(f"card {shown(card)} ({name}) is not in the {self.rules.spec()!r} deck")
         dup = mask & seen
         if dup:
-            card = first_card(dup)
+            card = first_card(dup, self.rules.one_high)
             raise DuplicateCardError(f"duplicate card {shown(card)}: dealt twice (again in {name})")
 
     # -------------------------------------------------------------- parsing

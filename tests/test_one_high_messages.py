@@ -64,3 +64,11 @@ def test_game_errors_write_the_1_first():
     assert "must follow with B1 B14; legal: B1 B14" in msg
     msg = _message(lambda: legal_plays("R1 B12 B1 B14", "B12", "Y", small))
     assert "'B1 B14 B12 R1'" in msg
+
+
+def test_the_one_card_a_message_names_is_the_first_the_rules_write():
+    # a duplicate B1 and B14: under one_high the 1 comes first, so the message names it
+    both = "N: B1 B14 B12 / E: R1 R14 R12 / S: Y1 Y14 Y12 / W: G1 G14 G12 / nest: B1 B14 B13 B11 B10"
+    assert "duplicate card 'B1'" in _message(lambda: Deal.from_rdn(both, Rules.from_spec("kentucky,hand_size=3")))
+    plain = Rules.from_spec("kentucky,hand_size=3,one_high=false")
+    assert "duplicate card 'B14'" in _message(lambda: Deal.from_rdn(both, plain))
