@@ -27,6 +27,7 @@ import numpy as np
 
 from . import bits, config, kernel
 from .cards import COLORS, Card, Hand, as_cards, canonical_key, shown
+from .cards import trick_cards as _trick_cards
 from .config import TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError, RulesError
@@ -479,12 +480,7 @@ def _position(deal: Deal, trump: str, declarer, leader, dealer, trick: Sequence)
     enc = encoding(rules, trump)
     n = rules.seats
     hands = [h.mask for h in deal.hands]
-    if isinstance(trick, (set, frozenset)):  # its order would follow the hash seed
-        raise IllegalActionError(f"trick {shown(trick)}: a set has no order; give the cards from the lead")
-    if isinstance(trick, Mapping):  # list() would take its keys for the cards, whatever its values say
-        raise IllegalActionError(f"trick {shown(trick)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
-                                 f"or 'R5 R9', not a mapping")
-    trick_cards = as_cards(trick, "trick")
+    trick_cards = _trick_cards(trick)
     if len(trick_cards) >= n:
         raise IllegalActionError(f"trick {shown(' '.join(c.rdn() for c in trick_cards))}: a trick in progress "
                                  f"has at most {n - 1} card{'' if n == 2 else 's'}, not {len(trick_cards)}")

@@ -12,12 +12,13 @@ from __future__ import annotations
 import operator
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 import numpy as np
 
-from .errors import DuplicateCardError, InvalidCardError, NotationError
+from .errors import DuplicateCardError, IllegalActionError, InvalidCardError, NotationError
 
 COLORS = ("B", "R", "Y", "G")
 COLOR_NAMES = {"B": "black", "R": "red", "Y": "yellow", "G": "green"}
@@ -278,6 +279,18 @@ def as_cards(value: object, what: str = "cards") -> list[Card]:
     except TypeError:
         raise InvalidCardError(f"{what} {shown(value)}: expected cards, e.g. ['R5', 'R9'] or 'R5 R9'") from None
     return [as_card(c) for c in items]
+
+
+def trick_cards(value: object) -> list[Card]:
+    """The cards of a trick in the order they were played, read as
+    ``as_cards`` reads them; a set or a mapping, which has no such order, is
+    refused before its cards are read."""
+    if isinstance(value, (set, frozenset)):  # its order would follow the hash seed
+        raise IllegalActionError(f"trick {shown(value)}: a set has no order; give the cards from the lead")
+    if isinstance(value, Mapping):  # list() would take its keys for the cards, whatever its values say
+        raise IllegalActionError(f"trick {shown(value)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
+                                 f"or 'R5 R9', not a mapping")
+    return as_cards(value, "trick")
 
 
 @dataclass(frozen=True)

@@ -32,14 +32,13 @@ and the command line; a seed is a whole number 0 to 2**64 - 1, None or a numpy
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, as_card, as_cards, mask_of, shown
+from .cards import BIRD_MASK, COLOR_NAMES, COLORS, Card, Hand, as_card, as_cards, mask_of, shown, trick_cards
 from .deal import Deal, random_deal, seeded_rng
 from .errors import DealError, IllegalActionError, InvalidCardError, RookError, RulesError, plural
 from .rules import Rules
@@ -109,12 +108,11 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
     trump = _check_trump(rules, trump)
     hand = _hand(hand)
     trick = _trick(rules, trick, rules.seats - 1)
+    high = rules.one_high  # the 1 written first where it ranks above the 14
     if hand.mask & ~rules.deck_mask:
-        high = rules.one_high  # the 1 written first where it ranks above the 14
         raise InvalidCardError(f"hand {hand.rdn(high)!r}: {Hand(hand.mask & ~rules.deck_mask).rdn(high)} "
                                f"not in the deck")
     if hand.mask & mask_of(trick):
-        high = rules.one_high
         raise IllegalActionError(f"hand {hand.rdn(high)!r} holds {Hand(hand.mask & mask_of(trick)).rdn(high)}, "
                                  f"already played to the trick")
     if not trick:
@@ -130,13 +128,7 @@ def legal_plays(hand: Hand | str, trick: Sequence[Card | str] | str, trump: str,
 
 def _trick(rules: Rules, value, most: int) -> list[Card]:
     """The cards of a trick, checked: at most ``most``, each once, all in the deck."""
-    # before the cards are read: list() would take a mapping's keys for them, a set's hash order
-    if isinstance(value, (set, frozenset)):
-        raise IllegalActionError(f"trick {shown(value)}: a set has no order; give the cards from the lead")
-    if isinstance(value, Mapping):
-        raise IllegalActionError(f"trick {shown(value)}: expected the cards from the lead, e.g. ['R5', 'R9'] "
-                                 f"or 'R5 R9', not a mapping")
-    trick = as_cards(value, "trick")
+    trick = trick_cards(value)
     if len(trick) > most:
         raise IllegalActionError(f"trick {' '.join(c.rdn() for c in trick[:8])}{' ...' if len(trick) > 8 else ''}: "
                                  f"{len(trick)} cards, at most {most} at {rules.seats} seats")
