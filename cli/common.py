@@ -294,6 +294,17 @@ def constraint_option(help: str, metavar: str = "SEAT:FEATURE OP N") -> Callable
     return click.option("--constraint", "-c", "constraints", multiple=True, metavar=metavar, help=help)
 
 
+def parse_conditions(rules: Rules, known: Sequence[str], constraints: Sequence[str]) -> tuple:
+    """``--constraint`` and ``--known`` read for ``rules``' table, each fault
+    named with its option; the parsed constraints (the known cards are read
+    again where the dealer is made, with the hand they must not meet)."""
+    from rook_analyze.analysis.sampling import Constraint, parse_known
+
+    parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
+    checked(parse_known, list(known), rules, what="--known")
+    return parsed
+
+
 def checked(fn: Callable[..., Any], *args: Any, what: str | None = None) -> Any:
     """Call ``fn``; a ``RookError`` becomes ``BadInput`` prefixed with ``what``
     (the option or input it came from)."""
@@ -591,6 +602,13 @@ def _echo_line_pieces(lines: Sequence[str]) -> None:
         click.echo("".join(piece), nl=False)
 
 
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # no standard output, or a closed one: not a terminal
+        return False
+
+
 # seconds a line of streamed data may wait for its block (``echo_lines``): a slow producer's
 # lines (rare constraints) still reach a pipe's reader soon
 _LINE_WAIT_S = 1.0
@@ -606,10 +624,7 @@ def echo_lines(lines: Iterable[str]) -> None:
     (status 1). A block is also written once its first line has waited
     ``_LINE_WAIT_S``; to a terminal each line is written at once. A Ctrl-C
     (or SIGTERM) writes the lines made so far before it stops the command."""
-    try:
-        live = sys.stdout.isatty()
-    except (AttributeError, ValueError):  # no standard output, or a closed one: not a terminal
-        live = False
+    live = _stdout_is_terminal()
     block: list[str] = []
     size = 0
     since = 0.0
@@ -829,10 +844,7 @@ def echo_beside(bar: Any, text: str, nl: bool = True) -> None:
     record written as it stands would start on the bar's line, after its
     text: the bar, once drawn, is wiped first, and drawn again below the
     record."""
-    try:
-        live = sys.stdout.isatty()
-    except (AttributeError, ValueError):  # no standard output, or a closed one
-        live = False
+    live = _stdout_is_terminal()
     # drawn: tqdm's own test (``close``) of a bar that its ``delay`` has not yet shown
     drawn = not bar.disable and bar.last_print_t >= bar.start_t + bar.delay
     if not (live and drawn):

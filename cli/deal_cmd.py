@@ -8,7 +8,7 @@ import json
 import click
 
 from rook_analyze.cli.common import (SEED, checked, constraint_option, echo_lines, emit, format_csv, known_option,
-                                     output_format, rules_option)
+                                     output_format, parse_conditions, rules_option)
 from rook_analyze.solver import Rules, random_deals
 
 
@@ -45,10 +45,9 @@ def deal(rules: Rules, count: int, seed: int | None, known: tuple[str, ...], con
       rook-analyze deal --rules hasbro --count 20 --seed 1 --known 'N:Rook' -c 'N:B>=5' -c 'nest:counters>=20'
     """
     if known or constraints:
-        from rook_analyze.analysis.sampling import Constraint, DealSampler, parse_known, resolve_seed
+        from rook_analyze.analysis.sampling import DealSampler, resolve_seed
 
-        parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
-        checked(parse_known, list(known), rules, what="--known")  # its places and cards, named as typed
+        parsed = parse_conditions(rules, known, constraints)
         sampler = checked(lambda: DealSampler(rules, known=list(known), constraints=parsed))
         fresh = seed is None
         seed = resolve_seed(seed)

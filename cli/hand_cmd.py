@@ -7,12 +7,12 @@ import click
 from rook_analyze.analysis.hand import DECISION_RULE, analyze_hand, zero_sum
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.analysis.plots import check_plot_path
-from rook_analyze.analysis.sampling import Constraint, DealSampler, parse_known
+from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, echo_data, emit_report,
-                                     format_table, joined, known_option, output_format, output_then, progress,
-                                     read_deal_lines, rounded_records, rules_option, save_csv, save_figure,
-                                     seat_index, slow_hands_notice)
+                                     format_table, joined, known_option, output_format, output_then,
+                                     parse_conditions, progress, read_deal_lines, rounded_records, rules_option,
+                                     save_csv, save_figure, seat_index, slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
@@ -104,8 +104,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     seat_i = seat_index(rules, seat, "--seat", "first")
     dealer_i = seat_index(rules, dealer, "--dealer", "last")
     cards = checked(Hand.from_rdn, text, rules.deck_mask, what="HAND")
-    parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
-    checked(parse_known, list(known), rules, what="--known")  # its places and cards, named as typed
+    parsed = parse_conditions(rules, known, constraints)
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
     check_detail_path(detail)

@@ -8,11 +8,11 @@ from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFA
                                         OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
                                         nest_sampler, planned_solves)
 from rook_analyze.analysis.inputs import MAX_SAMPLES
-from rook_analyze.analysis.sampling import Constraint, parse_known
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, Number,
                                      check_detail_path, checked, compile_notice, constraint_option, detail_option,
                                      echo_data, emit_report, format_table, known_option, output_format, output_then,
-                                     progress, rounded_records, rules_option, save_csv, seat_index, slow_hands_notice)
+                                     parse_conditions, progress, rounded_records, rules_option, save_csv, seat_index,
+                                     slow_hands_notice)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
@@ -111,8 +111,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
             raise BadInput(f"--bid {bid}: {rules.spec()!r} bids run from {levels[0]} to {levels[-1]} in steps of 5")
     elif objective != "mean":
         raise BadInput(f"--objective {objective}: needs --bid")
-    parsed = tuple(checked(Constraint.parse, c, rules, what="--constraint") for c in constraints)
-    checked(parse_known, list(known), rules, what="--known")  # its places and cards, named as typed
+    parsed = parse_conditions(rules, known, constraints)
     check_detail_path(detail)
     # bad known cards and impossible constraints fail here, before any solve
     checked(lambda: nest_sampler(cards, nest_cards, rules, seat_i, list(known), parsed))
