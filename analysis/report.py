@@ -502,14 +502,11 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
         # scored against every color of that length, as a player who "names a longest color" reads it
         stats.append((f"policy trump is the dealt hand's longest color ({LONGEST_TIES})",
                       float((frame["policy_trump"] == frame["longest_color"]).mean()), "share of hands"))
-        lengths = [f"len_{t}" for t in rules.trumps if t in COLORS]
-        if lengths and all(c in frame.columns for c in lengths):
-            held = frame[lengths].to_numpy()
-            trump_len = np.zeros(len(frame))
-            for t, c in zip((t for t in rules.trumps if t in COLORS), lengths):
-                trump_len = np.where(frame["policy_trump"].to_numpy() == t, frame[c].to_numpy(), trump_len)
+        lengths = [f"len_{c}" for c in COLORS]
+        if all(c in frame.columns for c in lengths):
+            longest_length = frame[lengths].to_numpy().max(axis=1)
             stats.append(("policy trump is a longest color of the dealt hand (equal lengths count)",
-                          float(np.mean(trump_len == held.max(axis=1))), "share of hands"))
+                          float(np.mean(_policy_color_length(frame) == longest_length)), "share of hands"))
         # a best trump, ties included, as for the policy's trump above: the best_trump column gives
         # ties to the policy's trump, which would count a longest color tied for the best as a miss
         longest = frame["longest_color"].to_numpy()
@@ -527,18 +524,25 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
     return pd.DataFrame(stats, columns=["statistic", "value", "unit"])
 
 
-def trump_length(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequence[int]) -> pd.DataFrame:
-    """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
-    rules = Rules.from_spec(rules)
-    _check_target(frame, target)
-    _check_columns(frame, ("policy_trump",))
-    bids = _checked_bids(bids)
+def _policy_color_length(frame: pd.DataFrame) -> np.ndarray:
+    """Per hand, the length of the policy trump's color in the dealt hand (0
+    where it names no color, or the color's length is not in the frame)."""
     length = np.zeros(len(frame), dtype=int)
     trump = frame["policy_trump"].to_numpy()
     for c in COLORS:
         col = f"len_{c}"
         if col in frame.columns:
             length = np.where(trump == c, frame[col].to_numpy(), length)
+    return length
+
+
+def trump_length(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequence[int]) -> pd.DataFrame:
+    """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
+    rules = Rules.from_spec(rules)
+    _check_target(frame, target)
+    _check_columns(frame, ("policy_trump",))
+    bids = _checked_bids(bids)
+    length = _policy_color_length(frame)
     if "rook" in frame.columns:
         length = length + frame["rook"].to_numpy()
     show = [b for b in bids if b in (bids[0], bids[len(bids) // 2], bids[-1])] if bids else []
