@@ -58,12 +58,28 @@ expected score with ``bid``, the layouts it was solved on, and the gap
 to the recommendation with the standard error of the paired differences
 (``gap_se``). Results depend only on the inputs and the seed, never on the
 number of threads: the layouts are seeded per index and the solver is exact.
+
+A ``time_limit`` ends the halving early: once it has passed, the
+searches stop and no new layouts are solved; a layout counts only when
+every option of its round was solved on it (and on every layout before
+it), so the solves of a layout left part done are dropped. Every option
+is solved on the first ``FIRST_ROUND`` layouts whatever the limit (with
+13-card hands that first round alone can take minutes). With a limit a
+round is solved a few layouts at a time (one a thread); the options of
+the round the limit cuts (or of the last round run) are the finalists,
+ranked on the layouts they reached, and the decision against the
+policy's choice is made as without a limit. Which rounds run
+depends on the machine, so the report gives the rounds as run
+(``schedule``) and says whether the limit ended them (``timed_out``); each
+layout and each option's points on it are the same as in any run with the
+seed.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -71,6 +87,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve_batch
+from rook_analyze.solver.api import UNSOLVED, default_threads
 from rook_analyze.solver.cards import BIRD_MASK, COLORS, Hand, first_card, mask_indices, shown
 from rook_analyze.solver.deal import Deal
 from rook_analyze.solver.errors import ConstraintError, DealError, DuplicateCardError, RulesError
@@ -602,7 +619,10 @@ def _fmt(x: float | None, digits: int = 1) -> str:
 class NestReport:
     """What ``analyze_nest`` found. ``options`` has one row per candidate,
     best first (the rank of successive halving: options that survived more
-    rounds rank higher); ``detail`` one row per solve (the option's rank,
+    rounds rank higher); ``schedule`` the rounds as run, ``(options,
+    layouts reached)``: ``halving_schedule``'s, or fewer and the last cut
+    short where ``time_limit`` ended them (``timed_out``); ``samples`` the
+    layouts sampled; ``detail`` one row per solve (the option's rank,
     trump and discards, the layout's sample number and deal as dealt in
     RDN, the declaring side's points); ``layouts`` the sampled deals as
     dealt (before the discards)."""
@@ -627,6 +647,8 @@ class NestReport:
     recommendation: NestRecommendation
     detail: pd.DataFrame = field(repr=False)
     layouts: tuple[Deal, ...] = field(repr=False)
+    time_limit: float | None = None
+    timed_out: bool | None = None  # with time_limit: did it end the rounds before the schedule's last
 
     __eq__ = reports_equal  # its tables are DataFrames, which == cannot compare
     __hash__ = None
@@ -683,6 +705,8 @@ class NestReport:
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
                 "margin": rec.margin,
             },
+            "time_limit": self.time_limit,
+            "timed_out": self.timed_out,
         }
 
     def to_frame(self) -> pd.DataFrame:
@@ -764,7 +788,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                  known: Mapping[str, str | Hand] | Sequence[str] | None = None,
                  constraints: Sequence[Constraint | str] = (), threads: int | None = None,
                  policy: NestPolicy = DEFAULT_POLICY, margin: float = DEFAULT_MARGIN,
-                 progress: Callable[[int], None] | None = None) -> NestReport:
+                 progress: Callable[[int], None] | None = None, time_limit: float | None = None) -> NestReport:
     """Trump and discards for the declarer at ``seat`` (default N, P1 at
     other tables) holding ``hand`` who takes ``nest``, ``dealer`` dealing
     (default W, the last seat at other tables; see the module docstring).
@@ -782,7 +806,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     ``top_options`` give (``options`` holds all). ``seed``, ``threads`` and
     ``policy`` as in ``analyze_hand``. ``progress(k)``
     is called as solves finish; ``planned_solves(halving_schedule(...))`` is
-    the total."""
+    the total. ``time_limit``: seconds after which no new layouts are
+    solved (see the module docstring); the report's ``schedule`` gives the
+    rounds that ran."""
     rules = Rules.from_spec(rules)
     hand, nest = check_nest(hand, nest, rules)
     samples = whole("samples", samples, FIRST_ROUND, most=MAX_SAMPLES,
@@ -792,6 +818,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     if not isinstance(objective, str) or objective not in OBJECTIVES:
         raise ConstraintError(f"objective {shown(objective)}: choose one of {', '.join(OBJECTIVES)}")
     margin = number("margin", margin, at_least=0, what="a number of standard errors", finite=True)
+    if time_limit is not None:
+        time_limit = number("time_limit", time_limit, above=0, what="seconds")  # a float: an int beyond floats is inf
     threads = threads_count(threads)
     policy = check_policy(policy)
     progress = callable_or_none("progress", progress)
@@ -821,37 +849,72 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     layouts: list[Deal] = []
     points: list[list[int]] = [[] for _ in cands]
     alive = list(range(len(cands)))
-    out_round = [len(schedule)] * len(cands)  # the round an option dropped out in (len = never)
+    out_round = [len(schedule)] * len(cands)  # rounds an option took part in (the survivors' set below)
+    ran: list[tuple[int, int]] = []  # (options, layouts reached) of each round as run
     solves = 0
+    timed_out = None if time_limit is None else False
+    # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way
+    step = None if time_limit is None else (threads or default_threads())
+    began = time.monotonic()
     for r, (count, want) in enumerate(schedule):
-        while len(layouts) < want:
-            layouts.append(sampler.deal(len(layouts), seed))
-        jobs, trumps_, owners, shared = [], [], [], []
-        for c in alive:
-            for i in range(len(points[c]), want):
-                jobs.append(take_nest(layouts[i], declarer, cands[c].discard))
-                trumps_.append(cands[c].trump)
-                owners.append(c)
-                shared.append(i)
-        if jobs:
+        if r > 0:
+            if time_limit is not None and time.monotonic() - began >= time_limit:
+                timed_out = True  # the last round's options stay: none is dropped for a round not run
+                break
+            survivors = alive[:count]
+            if control in alive and control not in survivors and count >= 2:
+                survivors = alive[:count - 1] + [control]  # the yardstick takes the last place
+            previous, alive = alive, survivors
+        reached = start = len(points[alive[0]])  # every survivor was solved on the same layouts
+        while reached < want:
+            # the first FIRST_ROUND layouts always run: a standard error needs two
+            if time_limit is not None and reached >= FIRST_ROUND and time.monotonic() - began >= time_limit:
+                timed_out = True
+                break
+            upto = want if step is None else min(want, max(FIRST_ROUND, reached + step))
+            while len(layouts) < upto:
+                layouts.append(sampler.deal(len(layouts), seed))
+            jobs, trumps_, owners, shared = [], [], [], []
+            for c in alive:
+                for i in range(reached, upto):
+                    jobs.append(take_nest(layouts[i], declarer, cands[c].discard))
+                    trumps_.append(cands[c].trump)
+                    owners.append(c)
+                    shared.append(i)
+            # the first layouts run whatever the limit; later ones stop at it, and a layout counts only
+            # once every option has it, and every layout before it
+            deadline = None if time_limit is None or reached < FIRST_ROUND else began + time_limit
             # the options on one layout share most of their play: one table for them (same values, less time)
             pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress,
-                              groups=shared)
-            for c, p in zip(owners, pts):
-                points[c].append(int(p))
-            solves += len(jobs)
+                              groups=shared, deadline=deadline)
+            complete = upto
+            for i, p in zip(shared, pts):
+                if p == UNSOLVED:
+                    complete = min(complete, i)
+            for c, i, p in zip(owners, shared, pts):
+                if i < complete:
+                    points[c].append(int(p))
+            solves += len(alive) * (complete - reached)
+            if complete < upto:
+                del layouts[complete:]
+                reached = complete
+                timed_out = True
+                break
+            reached = upto
+        if timed_out and reached == start and r > 0:
+            alive = previous  # the limit left this round no layout: the last round's options stay
+            break
+        for c in previous if r > 0 else ():
+            if c not in alive:
+                out_round[c] = r
+        ran.append((len(alive), reached))
         # rank the survivors on their common layouts; ties to the quick estimate, then the pool order
         means = {c: float(_values(np.array(points[c]), objective, bid).mean()) for c in alive}
         alive.sort(key=lambda c: (-means[c], -cands[c].quick, c))
-        if r + 1 < len(schedule):
-            keep = schedule[r + 1][0]
-            survivors = alive[:keep]
-            if control in alive and control not in survivors and keep >= 2:
-                survivors = alive[:keep - 1] + [control]  # the yardstick takes the last place
-            for c in alive:
-                if c not in survivors:
-                    out_round[c] = r + 1
-            alive = survivors
+        if timed_out:
+            break
+    for c in alive:
+        out_round[c] = len(ran)
 
     def figure(c: int) -> float:
         return float(_values(np.array(points[c]), objective, bid).mean())
@@ -916,6 +979,6 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
         objective=objective, top=top, policy=policy_label(policy),
         known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
-        schedule=tuple(schedule), solves=solves, options=options, recommendation=rec, detail=detail,
-        layouts=tuple(layouts),
+        schedule=tuple(ran), solves=solves, options=options, recommendation=rec, detail=detail,
+        layouts=tuple(layouts), time_limit=time_limit, timed_out=timed_out,
     )

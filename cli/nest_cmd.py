@@ -57,6 +57,12 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
                    "always the best-measured option, the policy's choice among equals).")
+@click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
+              metavar="SECONDS",
+              help="Solve no new layouts once SECONDS have passed and recommend from the rounds run: the options "
+                   "of the last round are the finalists, on the layouts they reached (solves in flight "
+                   f"finish; every option gets the first {FIRST_ROUND} layouts). The table's header and a line on "
+                   "standard error say where it stopped.")
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "
                    "a color (its number cards; the Rook is in no color), counters (points) or rook "
@@ -71,8 +77,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
                "(its sample number and the deal as dealt, RDN) and the declaring side's points.")
 def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: str | None, dealer: str | None,
          samples: int, candidates: int, seed: int | None, top: int, trumps: tuple[str, ...], objective: str, margin: float,
-         known: tuple[str, ...], constraints: tuple[str, ...], workers: int | None, fmt: str,
-         detail: str | None) -> None:
+         time_limit: float | None, known: tuple[str, ...], constraints: tuple[str, ...], workers: int | None,
+         fmt: str, detail: str | None) -> None:
     """Trump and discards for the declarer who takes the nest.
 
     The declarer holds --hand plus --nest and buries nest_size cards. The
@@ -116,23 +122,38 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     # bad known cards and impossible constraints fail here, before any solve
     checked(lambda: nest_sampler(cards, nest_cards, rules, seat_i, list(known), parsed))
     pool = checked(lambda: nest_candidates(cards, nest_cards, rules, limit=candidates, trumps=trumps or None))
-    total = planned_solves(halving_schedule(len(pool), samples))
+    planned = halving_schedule(len(pool), samples)
+    total = planned_solves(planned)
     compile_notice()
-    slow_hands_notice(rules, total)
-    with progress(total, "solving", unit="solve", delay=1.0) as bar:
+    if time_limit is None:
+        slow_hands_notice(rules, total, "try fewer --samples or --candidates first, or set --time-limit")
+    # with a time limit the planned solves may never all run: a count and a rate, no end to aim at
+    with progress(total if time_limit is None else None, "solving", unit="solve" if time_limit is None else " solves",
+                  delay=1.0) as bar:
         report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat_i, dealer=dealer_i, bid=bid,
                                                samples=samples, seed=seed, top=top, candidates=candidates,
                                                trumps=trumps or None, objective=objective, margin=margin,
-                                               known=list(known),
-                                               constraints=parsed, threads=workers, progress=bar.update))
-    def files() -> None:
+                                               known=list(known), constraints=parsed, threads=workers,
+                                               progress=bar.update, time_limit=time_limit))
+    def notes_and_files() -> None:
+        if fmt != "table" and report.timed_out:
+            click.echo(_stopped(report, planned), err=True)  # the table's header says it; a csv has no place
         if detail is not None:
             save_csv(report.detail, detail, "--detail")
 
-    output_then(lambda: emit_report(report, fmt, _print_table), files)
+    output_then(lambda: emit_report(report, fmt, lambda r: _print_table(r, planned)), notes_and_files)
 
 
-def _print_table(report) -> None:
+def _stopped(report, planned: list[tuple[int, int]]) -> str:
+    """Where a time limit ended the rounds: part way through one, or after one."""
+    k = len(report.schedule)
+    options, layouts = report.schedule[-1]
+    where = "after" if layouts == planned[k - 1][1] else "in"
+    return (f"time limit {report.time_limit:g} s reached {where} round {k} of {len(planned)}: the recommendation "
+            f"rests on {plural(options, 'finalist')} solved on {plural(layouts, 'layout')}")
+
+
+def _print_table(report, planned: list[tuple[int, int]]) -> None:
     d = report.to_dict()
     no_nest = not report.rules.nest_size  # nothing taken, nothing buried: trump is the only choice
     nest = "" if no_nest else f"nest {d['nest']}  |  "
@@ -145,6 +166,8 @@ def _print_table(report) -> None:
             f"seed {d['seed']}, best by {d['objective']}")
     if d["constraints"] or d["known"]:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
+    if report.timed_out:
+        line += "  |  " + _stopped(report, planned)
     columns = [c for c in _TABLE if not (no_nest and c == "discard")]
     # one text, as hand's table
     echo_data("\n".join([head, line, "", format_table(rounded_records(report.top_options(), _DIGITS, columns)), "",

@@ -1015,10 +1015,13 @@ def _work_units(groups, P, sides, values, birds, threads: int) -> list[list[int]
     return out
 
 
+UNSOLVED = -1  # solve_batch's points for a deal its deadline left unsolved
+
+
 def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, leaders=None,
                 dealer: str | int | None = None, threads: int | None = None,
                 progress: Callable[[int], None] | None = None, tt_bits: int | None = None,
-                return_nodes: bool = False, groups: Sequence | None = None):
+                return_nodes: bool = False, groups: Sequence | None = None, deadline: float | None = None):
     """Declaring side's double-dummy points for many deals, spread over threads.
 
     ``trumps``, ``declarers`` and ``leaders`` are one value for all or one per
@@ -1041,13 +1044,22 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     so each finds the positions the others stored: worth it for deals that
     share most of their play, such as one layout under different discards.
     Groups are halved while there are fewer of them than threads. The
-    values are the same either way; only the time changes."""
+    values are the same either way; only the time changes.
+
+    ``deadline``: None, or an instant of ``time.monotonic()``. The searches
+    still running then stop (within milliseconds) and no more start; the
+    deals not solved by then come back as ``UNSOLVED`` (-1), every other as
+    without a deadline. Which deals finish depends on the machine."""
     bits = table_bits(tt_bits)
     threads = _check_threads(threads)
     if not isinstance(return_nodes, bool):
         raise RookError(f"return_nodes={shown(return_nodes)}: expected True or False")
     if progress is not None and not callable(progress):
         raise RookError(f"progress {shown(progress)}: expected a function taking a count, or None")
+    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer,
+                                                                                         np.floating))
+                                 or math.isnan(deadline)):
+        raise RookError(f"deadline {shown(deadline)}: expected an instant of time.monotonic(), or None")
     if isinstance(deals, Deal):
         raise DealError(f"deals: one Deal ({deals.rdn()!r}) where a sequence of Deals is expected: "
                         f"pass [deal]")
@@ -1103,6 +1115,10 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     lock = threading.Lock()
     next_unit = [0]
     failed = [False]  # a worker's error (no table to be had, a progress call that raised) ends the call
+    expired = [False]  # the deadline passed: the searches stopped, and the deals left are UNSOLVED
+    scopes: list = []  # the workers' scopes, for the deadline's timer to stop
+    if deadline is not None:
+        out[:] = UNSOLVED
 
     def worker():
         # one unit (a deal, or a group of deals sharing a table) at a time:
@@ -1117,10 +1133,12 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
             tt = entry[0]
             stats = np.zeros(1, np.int64)
             hist = np.zeros(8, np.int64)
+            with lock:
+                scopes.append(scope)
             while True:
                 with lock:
                     u = next_unit[0]
-                    if u >= len(units_of_work) or failed[0]:
+                    if u >= len(units_of_work) or failed[0] or expired[0]:
                         return
                     next_unit[0] += 1
                 # a new generation: the table is empty to this unit. Entries
@@ -1131,8 +1149,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
                     stats[0] = 0
                     value = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
                                                birds[i], units[i], *tt, entry[1], TT_WAYS, stats, scope.flag)
-                    if value < 0 and failed[0]:
-                        return  # stopped for another worker's error, which the call raises
+                    if value < 0 and (failed[0] or expired[0]):
+                        return  # stopped for another worker's error, which the call raises, or at the deadline
                     out[i] = _finished(value)
                     nodes[i] = stats[0]
                     if progress is not None:
@@ -1148,8 +1166,27 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
             if entry is not None:
                 _tables.give(bits, entry)
 
-    run_on_threads([worker] * min(threads, len(units_of_work)), threads)
-    out += nest
+    def expire():
+        with lock:
+            expired[0] = True
+            stopping = list(scopes)
+        for scope in stopping:
+            scope.stop()
+
+    timer = None
+    if deadline is not None and time.monotonic() >= deadline:
+        expired[0] = True  # past already: no search starts
+    elif deadline is not None:
+        # a timer thread: the main thread waits in run_on_threads, where Ctrl-C must still reach it
+        timer = threading.Timer(max(0.0, min(deadline - time.monotonic(), threading.TIMEOUT_MAX)), expire)
+        timer.daemon = True
+        timer.start()
+    try:
+        run_on_threads([worker] * min(threads, len(units_of_work)), threads)
+    finally:
+        if timer is not None:
+            timer.cancel()
+    out[out != UNSOLVED] += nest[out != UNSOLVED]
     return (out, nodes) if return_nodes else out
 
 

@@ -100,6 +100,10 @@ def test_analyze_hand_takes_numpy_integers_and_threads_none():
     (dict(progress="x"), "progress='x'"),
     (dict(policy="heuristic"), "policy='heuristic'"),
     (dict(objective=["mean"]), "objective ['mean']"),
+    (dict(time_limit=0), "time_limit=0: expected seconds, above 0"),
+    (dict(time_limit="60"), "time_limit='60'"),
+    (dict(time_limit=float("nan")), "time_limit=nan"),
+    (dict(time_limit=True), "time_limit=True"),
 ], ids=repr)
 def test_analyze_nest_numbers_are_checked(kw, quoted):
     args = dict(samples=2, seed=1, candidates=2) | kw

@@ -331,6 +331,8 @@ def test_solve_batch_other_arguments(small):
     msg = raises(DealError, ["B", "R"], solve_batch, [small], ["B", "R"], "N")
     assert "2 values for 1 deals" in msg
     assert list(solve_batch([], "B", "N", threads=1)) == []
+    for bad in ("soon", float("nan"), True, [1.0]):
+        raises(RookError, bad, solve_batch, [small], "B", "N", deadline=bad)
 
 
 # -------------------------------------------------------- api: needs_compile

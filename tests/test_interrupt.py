@@ -4,6 +4,7 @@ and the command line, and leaves nothing behind that changes later values."""
 import errno
 import io
 import json
+import math
 import os
 import signal
 import subprocess
@@ -123,6 +124,26 @@ def test_ctrl_c_stops_solve_batch_at_once_and_the_next_call_is_exact():
     assert api._stop[0] == 0
     few = deals[:3]
     assert list(solve_batch(few, "B", "N", threads=2)) == [solve(d, "B", "N").declarer_points for d in few]
+
+
+def test_a_deadline_stops_solve_batch_and_keeps_what_finished():
+    deals = list(random_deals(RULES, 200, seed=12))
+    solve(deals[0], "B", "N")  # loaded (or compiled) before the clock starts
+    t0 = time.monotonic()
+    points = solve_batch(deals, "B", "N", threads=2, deadline=t0 + 0.5)
+    # 200 deals take seconds on 2 cores; the searches stop within milliseconds of the deadline
+    assert time.monotonic() - t0 < 3.0
+    solved = np.flatnonzero(points != api.UNSOLVED)
+    assert 0 < len(solved) < len(deals)
+    assert api._stop[0] == 0
+    # what finished is exact, and the tables the stopped searches left give exact values after
+    assert list(points[solved]) == [solve(deals[i], "B", "N").declarer_points for i in solved]
+    again = deals[:6]
+    assert list(solve_batch(again, "B", "N", threads=2)) == [solve(d, "B", "N").declarer_points for d in again]
+    # a deadline already past solves nothing; one far off solves everything
+    assert list(solve_batch(again, "B", "N", threads=2, deadline=time.monotonic() - 1)) == [api.UNSOLVED] * 6
+    far = solve_batch(again, "B", "N", threads=2, deadline=math.inf)
+    assert list(far) == list(solve_batch(again, "B", "N", threads=2))
 
 
 def test_ctrl_c_stops_a_single_solve_on_the_main_thread():

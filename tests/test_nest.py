@@ -604,3 +604,137 @@ def test_one_trump_given_keeps_the_policy_discards_for_it_as_the_yardstick():
         assert rec.policy and rep.options.iloc[0]["policy"] and rep.options["policy"].sum() == 1
         assert rec.discard == DEFAULT_POLICY.discard(cards, trump, SMALL)
         assert rec.lead is not None and (rec.lead == 0 or rec.lead < 100 * rec.lead_se)
+
+
+# ------------------------------------------------------------- time limit
+class _Clock:
+    """time.monotonic for analysis.nest, and solve_batch's deadline on it: a
+    batch solves its layouts one after another, a second each; a layout
+    that would end past the deadline is left unsolved, and the batch then
+    ends at the deadline."""
+
+    def __init__(self):
+        self.now = 100.0
+        self.batches = []  # the layouts of each solve_batch call
+
+    def monotonic(self):
+        return self.now
+
+
+def _timed(monkeypatch):
+    from rook_analyze.analysis import nest as nest_mod
+    from rook_analyze.solver.api import UNSOLVED
+
+    clock = _Clock()
+    real = nest_mod.solve_batch
+
+    def batch(jobs, *args, groups, deadline=None, **kw):
+        out = real(jobs, *args, groups=groups, **kw)
+        layouts = sorted(set(groups))
+        clock.batches.append(layouts)
+        ends = {k: clock.now + n + 1 for n, k in enumerate(layouts)}
+        late = [k for k in layouts if deadline is not None and ends[k] > deadline]
+        out[[g in late for g in groups]] = UNSOLVED
+        clock.now = deadline if late else clock.now + len(layouts)
+        return out
+
+    monkeypatch.setattr(nest_mod, "time", clock)
+    monkeypatch.setattr(nest_mod, "solve_batch", batch)
+    return clock
+
+
+def _by_layout(rep):
+    """Each option's points by layout: {(trump, discard): {sample: points}}."""
+    out = {}
+    for row in rep.detail.itertuples():
+        out.setdefault((row.trump, row.discard), {})[row.sample] = row.points
+    return out
+
+
+_LIMIT_ARGS = dict(seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4, candidates=8, threads=2)
+
+
+@pytest.mark.parametrize("limit, ran, finalists", [
+    # a second a layout, two layouts a batch (a thread each): rounds 8 on 2 (t=2), 4 on 4 (t=4), then the
+    # finalists' layout 4 ends at t=5 and layout 5 would end past the limit: round 3 cut part way
+    (5, ((8, 2), (4, 4), (2, 5)), 2),
+    # layout 3 would end at t=4, past the limit: round 2 ends on 3 layouts
+    (3, ((8, 2), (4, 3)), 4),
+    # the limit passes between rounds 2 and 3: round 3 never starts, so none of round 2's 4 options drops out
+    (4, ((8, 2), (4, 4)), 4),
+    # round 3 starts (t=4) but its first layout would end past the limit: as if it never started
+    (4.5, ((8, 2), (4, 4)), 4),
+    # a limit shorter than anything: every option still gets the first two layouts
+    (0.5, ((8, 2),), 8),
+])
+def test_time_limit_ends_the_rounds_and_keeps_every_solve_as_without_it(monkeypatch, report, limit, ran, finalists):
+    clock = _timed(monkeypatch)
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=limit, **_LIMIT_ARGS)
+    assert rep.timed_out is True and rep.time_limit == limit
+    assert rep.schedule == ran and rep.samples == ran[-1][1] == len(rep.layouts)
+    assert rep.solves == planned_solves(rep.schedule) == len(rep.detail)
+    assert all(len(b) <= 2 for b in clock.batches)  # solved a thread's layout at a time
+    opts = rep.options
+    # the options of the last round run rank first, all on its layouts, all in every round run
+    assert list(opts["samples"][:finalists]) == [ran[-1][1]] * finalists
+    assert list(opts["rounds"][:finalists]) == [len(ran)] * finalists
+    assert (opts["samples"][finalists:] < ran[-1][1]).all()
+    # every solve is the one the run without a limit made on that layout (the same layouts, an exact solver)
+    full = _by_layout(report)
+    for option, got in _by_layout(rep).items():
+        assert all(full[option][i] == v for i, v in got.items() if i in full[option]), option
+    assert [d.rdn() for d in rep.layouts] == [d.rdn() for d in report.layouts[:rep.samples]]
+    # the finalists rank by their figure after the recommendation (the best, or the policy's choice
+    # kept for want of a lead), and the policy's choice is among them
+    assert opts["mean"][1:finalists].is_monotonic_decreasing
+    assert opts["mean"][0] == opts["mean"][:finalists].max() or opts["policy"][0]
+    assert opts["policy"][:finalists].any()
+    doc = rep.to_dict()
+    assert (doc["time_limit"], doc["timed_out"]) == (limit, True)
+    assert doc["schedule"] == [{"options": n, "layouts": m} for n, m in ran]
+
+
+def test_time_limit_not_reached_gives_the_report_without_it(monkeypatch, report):
+    clock = _timed(monkeypatch)
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=1e6, **_LIMIT_ARGS)
+    # solved two layouts a batch: 0-1, 2-3, 4-5, 6-7
+    assert clock.batches == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert rep.timed_out is False and rep.schedule == report.schedule
+    assert rep.options.equals(report.options) and rep.detail.equals(report.detail)
+    assert rep.recommendation == report.recommendation
+    assert report.timed_out is None and report.to_dict()["time_limit"] is None
+
+
+def test_cli_time_limit_says_where_it_stopped(monkeypatch):
+    _timed(monkeypatch)
+    args = ["--hand", HAND, "--nest", NEST, "--seat", "E", "--dealer", "N", "--bid", "60", "--samples", "8",
+            "--seed", str(SEED), "--candidates", "8", "--workers", "2", "--time-limit", "5"]
+    res = _cli(*args)
+    assert res.exit_code == 0, res.output
+    line = res.stdout.splitlines()[1]
+    assert "(options on layouts: 8 on 2, 4 on 4, 2 on 5)" in line, line
+    assert line.endswith("time limit 5 s reached in round 3 of 3: the recommendation rests on 2 finalists "
+                         "solved on 5 layouts"), line
+    res = _cli(*args[:-1], "4", "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert (doc["time_limit"], doc["timed_out"], doc["samples"]) == (4.0, True, 4)
+    # json and csv have no header: standard error says it
+    assert res.stderr.strip().splitlines()[-1] == ("time limit 4 s reached after round 2 of 3: the "
+                                                   "recommendation rests on 4 finalists solved on 4 layouts")
+    res = _cli(*args[:-1], "1e9", "--format", "csv")
+    assert res.exit_code == 0, res.output
+    assert "time limit" not in res.stderr
+    for bad in ("0", "-1", "nan", "x"):
+        res = _cli(*args[:-1], bad)
+        assert res.exit_code == 2 and "--time-limit" in res.stderr, (bad, res.output)
+
+
+def test_time_limit_on_the_real_clock_still_solves_the_first_layouts(report):
+    # no fakes: a limit past before the first solve ends the run after the first round
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=1e-9, **_LIMIT_ARGS)
+    assert rep.timed_out is True and rep.schedule == ((8, 2),) and rep.samples == 2
+    assert rep.solves == 16 == len(rep.detail)
+    full = _by_layout(report)
+    assert all(full[option][i] == v for option, got in _by_layout(rep).items() for i, v in got.items()
+               if i in full[option])
