@@ -10,8 +10,6 @@ from __future__ import annotations
 from rook_analyze.solver.cards import COLORS, ROOK2_INDEX, ROOK_INDEX, Hand
 from rook_analyze.solver.rules import Rules
 
-from rook_analyze.solver.errors import InvalidCardError
-
 from .inputs import as_hand
 
 # Column names in the order the dataset stores them (see README, "simulate").
@@ -53,11 +51,7 @@ def hand_features(rules: Rules, hand: Hand | int) -> dict[str, int | str]:
       ``voids`` and ``singletons``: colors with no card and with one.
     """
     rules = Rules.from_spec(rules)
-    mask = as_hand(hand, rules, "hand", masks=True).mask
-    if mask & ~rules.deck_mask:
-        raise InvalidCardError(f"hand {Hand(mask).rdn(rules.one_high)!r}: "
-                               f"{Hand(mask & ~rules.deck_mask).rdn(rules.one_high)} not in "
-                               f"the {rules.spec()!r} deck")
+    mask = as_hand(hand, rules, "hand", masks=True).mask  # a card the deck lacks is refused there
     ranks = color_ranks(rules)
     out: dict[str, int | str] = {
         "counters": rules.points_of_mask(mask),

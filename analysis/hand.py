@@ -346,6 +346,18 @@ def settled(rules: Rules, bids: pd.DataFrame, rec: Recommendation, precision: fl
     return True
 
 
+def _summary(res: _Results, rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, pd.DataFrame, pd.DataFrame,
+                                                  Recommendation]:
+    """The samples so far: the points with every trump, the defenders', the
+    declaring side's with the policy's trump, the trump and bid tables and
+    the recommendation."""
+    points, defenders, chosen = res.arrays()
+    own = points[np.arange(len(points)), chosen]
+    trumps = trump_table(points, chosen, rules.trumps)
+    bids = bid_table(rules, own, defenders)
+    return points, defenders, own, trumps, bids, recommend(bids, trumps)
+
+
 # ------------------------------------------------------------------ advisor
 def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = None,
                  dealer: str | int | None = None,
@@ -425,18 +437,11 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
         # judged on whole rounds of 100 only: a handful of samples can show a
         # small standard error by chance
         if precision is not None and done < samples and done % ROUND == 0:
-            points, defenders, chosen = res.arrays()
-            own = points[np.arange(done), chosen]
-            bids = bid_table(rules, own, defenders)
-            rec = recommend(bids, trump_table(points, chosen, rules.trumps))
+            points, _, _, _, bids, rec = _summary(res, rules)
             if settled(rules, bids, rec, precision, points):
                 break
 
-    points, defenders, chosen = res.arrays()
-    own = points[np.arange(done), chosen]
-    trumps = trump_table(points, chosen, rules.trumps)
-    bids = bid_table(rules, own, defenders)
-    rec = recommend(bids, trumps)
+    points, defenders, own, trumps, bids, rec = _summary(res, rules)
     names = rules.seat_names
     detail = pd.DataFrame({
         "sample": np.arange(done),

@@ -170,8 +170,8 @@ def _trump(trump: object, rules: Rules) -> str:
 @dataclass(frozen=True)
 class Candidate:
     """One option: the trump, the cards buried (the new nest), the hand kept,
-    the quick estimate and where it came from (``policy``, ``bury``,
-    ``protect``, ``void``, ``low``, ``quick``)."""
+    the quick estimate and where it came from (``choice``, the policy's own
+    choice; ``policy``, ``bury``, ``protect``, ``void``, ``low``, ``quick``)."""
 
     trump: str
     discard: Hand
@@ -377,7 +377,6 @@ def canonical_discards(discards: np.ndarray, groups: Sequence[Sequence[int]]) ->
             continue
         gmask = np.uint64(sum(1 << i for i in g))
         count = _popcount(discards & gmask)
-        low = np.zeros(len(discards), np.uint64)
         acc = 0
         table = [0]
         for i in g:
@@ -856,6 +855,10 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way
     step = None if time_limit is None else (threads or default_threads())
     began = time.monotonic()
+
+    def figure(c: int) -> float:
+        return float(_values(np.array(points[c]), objective, bid).mean())
+
     for r, (count, want) in enumerate(schedule):
         if r > 0:
             if time_limit is not None and time.monotonic() - began >= time_limit:
@@ -909,15 +912,12 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                 out_round[c] = r
         ran.append((len(alive), reached))
         # rank the survivors on their common layouts; ties to the quick estimate, then the pool order
-        means = {c: float(_values(np.array(points[c]), objective, bid).mean()) for c in alive}
+        means = {c: figure(c) for c in alive}
         alive.sort(key=lambda c: (-means[c], -cands[c].quick, c))
         if timed_out:
             break
     for c in alive:
         out_round[c] = len(ran)
-
-    def figure(c: int) -> float:
-        return float(_values(np.array(points[c]), objective, bid).mean())
 
     # the later an option dropped out, the higher; then by its figure
     order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))

@@ -324,6 +324,11 @@ def _make_rates(group: pd.DataFrame, target: str, bids: Sequence[int]) -> dict[s
     return {f"make_{b}": float((pts >= b).mean()) for b in bids}
 
 
+def _group_row(group: pd.DataFrame, target: str, bids: Sequence[int], **head: Any) -> dict[str, Any]:
+    """A table's row for a group of hands: ``head``, then each bid's rate and its interval."""
+    return {**head, **_make_rates(group, target, bids), **_make_intervals(group, target, bids)}
+
+
 def _interval_columns(bids: Sequence[int]) -> list[str]:
     return [f"make_{b}_{end}" for b in bids for end in ("lo", "hi")]
 
@@ -399,8 +404,7 @@ def _bucket_edges(count: pd.Series, buckets: int, step: int = COUNT_STEP) -> lis
     """Bucket edges on multiples of ``step`` near the count's quantiles (groups of about equal size, round
     numbers; edges that round together merge, so there may be fewer groups)."""
     qs = np.quantile(count, np.linspace(0, 1, buckets + 1)[1:-1])
-    edges = sorted({float(step * round(q / step)) for q in qs})
-    return edges
+    return sorted({float(step * round(q / step)) for q in qs})
 
 
 def _bucket_labels(edges: Sequence[float]) -> list[str]:
@@ -427,11 +431,8 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
     bids = _checked_bids(bids)
     count = _checked_count(count, frame)
     if count is None:
-        row = {"bucket": "all hands", "rows": len(frame), "mean_count": float("nan"),
-               "mean_points": float(frame[target].mean())}
-        row.update(_make_rates(frame, target, bids))
-        row.update(_make_intervals(frame, target, bids))
-        return pd.DataFrame([row])
+        return pd.DataFrame([_group_row(frame, target, bids, bucket="all hands", rows=len(frame),
+                                        mean_count=float("nan"), mean_points=float(frame[target].mean()))])
     edges = _bucket_edges(count, buckets, step)
     labels = _bucket_labels(edges)
     which = np.searchsorted(np.asarray(edges), count.to_numpy(), side="right")
@@ -440,16 +441,10 @@ def bid_success(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[int
         group = frame[which == k]
         if group.empty:
             continue
-        row = {"bucket": label, "rows": len(group), "mean_count": float(count[which == k].mean()),
-               "mean_points": float(group[target].mean())}
-        row.update(_make_rates(group, target, bids))
-        row.update(_make_intervals(group, target, bids))
-        rows.append(row)
-    row = {"bucket": "all hands", "rows": len(frame), "mean_count": float(count.mean()),
-           "mean_points": float(frame[target].mean())}
-    row.update(_make_rates(frame, target, bids))
-    row.update(_make_intervals(frame, target, bids))
-    rows.append(row)
+        rows.append(_group_row(group, target, bids, bucket=label, rows=len(group),
+                               mean_count=float(count[which == k].mean()), mean_points=float(group[target].mean())))
+    rows.append(_group_row(frame, target, bids, bucket="all hands", rows=len(frame), mean_count=float(count.mean()),
+                           mean_points=float(frame[target].mean())))
     return pd.DataFrame(rows)
 
 
@@ -474,10 +469,8 @@ def make_by_count(frame: pd.DataFrame, count: pd.Series | None, bids: Sequence[i
         if mask.sum() < min_rows:
             continue
         group = frame[mask]
-        row = {"count": int(value), "rows": int(mask.sum()), "mean_points": float(group[target].mean())}
-        row.update(_make_rates(group, target, bids))
-        row.update(_make_intervals(group, target, bids))
-        rows.append(row)
+        rows.append(_group_row(group, target, bids, count=int(value), rows=int(mask.sum()),
+                               mean_points=float(group[target].mean())))
     return pd.DataFrame(rows)
 
 

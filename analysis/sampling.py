@@ -148,12 +148,11 @@ class Constraint:
         if number < 0:
             raise ConstraintError(f"constraint {shown(text)}: a count cannot be {shown(number)} "
                                   f"(counts are 0 or more)")
-        place = place.lower() if place.lower() in (NEST, OUT) else place.upper()
         feature = feature.lower() if feature.lower() in ("counters", "rook") else feature.upper()
         if feature not in FEATURES:
             raise ConstraintError(f"constraint {shown(text)}: feature {shown(m.group(2))} must be a color "
                                   f"(B, R, Y, G), counters or rook")
-        made = cls(place, feature, "=" if op == "==" else op, number)
+        made = cls(place, feature, op, number)  # __post_init__ writes the place and '==' in their normal forms
         if rules is not None:  # the place checked here too, so an error names the text as typed
             _check_place(made, Rules.from_spec(rules), shown(text))
         return made

@@ -284,7 +284,7 @@ def chunk_deals(plan: Plan, index: int) -> list[Deal]:
 
 
 def dataset_schema(rules: Rules | str) -> pa.Schema:
-    """The Arrow schema of a part file (documented in the README, "Batch simulation and reports")."""
+    """The Arrow schema of a part file (documented in the README, "simulate and report: batch simulation")."""
     rules = Rules.from_spec(rules)
     fields = [
         ("deal_id", pa.int64()), ("chunk", pa.int32()), ("seat", pa.string()), ("position", pa.int8()),
@@ -1382,14 +1382,14 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
         _unlock_output(out_path, lock)
         raise
     try:
-        return _run(plan, out_path, done, rules, workers=workers, scheduler=scheduler, local_workers=local_workers,
+        return _run(plan, out_path, done, rules, scheduler=scheduler, local_workers=local_workers,
                     client=client, progress=progress, on_chunk=on_chunk, connect_timeout=connect_timeout,
                     existed=existed, had_meta=had_meta)
     finally:
         _unlock_output(out_path, lock)
 
 
-def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *, workers: int | None,
+def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *,
          scheduler: str | None, local_workers: int, client: Any, progress: bool | None,
          on_chunk: Callable[[int, str], None] | None, connect_timeout: float, existed: bool,
          had_meta: bool) -> SimulationSummary:

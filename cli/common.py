@@ -26,7 +26,7 @@ import click
 from rook_analyze.analysis.inputs import json_ready, output_file
 from rook_analyze.solver import PRESETS, Deal, RookError, Rules
 from rook_analyze.solver.cards import ascii_lower, ascii_upper, shown
-from rook_analyze.solver.api import ctrl_c_stops_searches, signal_stops_searches
+from rook_analyze.solver.api import ctrl_c_stops_searches, most_threads, signal_stops_searches
 from rook_analyze.solver.deal import MAX_SEED
 
 TRUMPS = ("B", "R", "Y", "G", "none")
@@ -289,6 +289,13 @@ def known_option(help: str) -> Callable[[Any], Any]:
     return click.option("--known", "known", multiple=True, metavar="PLACE:CARDS", help=help)
 
 
+def workers_option() -> Callable[[Any], Any]:
+    """``--workers``, the solver threads of ``hand`` and ``nest``."""
+    return click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
+                        help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all "
+                             "cores. Results do not depend on it.")
+
+
 def constraint_option(help: str, metavar: str = "SEAT:FEATURE OP N") -> Callable[[Any], Any]:
     """``--constraint`` / ``-c`` (repeatable), as ``hand``, ``nest`` and ``deal`` read it."""
     return click.option("--constraint", "-c", "constraints", multiple=True, metavar=metavar, help=help)
@@ -371,6 +378,7 @@ class TrumpType(click.ParamType):
 
 RULES = RulesType()
 SEAT = SeatType()
+TRUMP = TrumpType()
 
 
 BIDDER_DEFAULT = (" Default: N (P1 at tables of other sizes). Seats run N E S W clockwise, N and S partners"
@@ -385,7 +393,6 @@ def seat_index(rules: Rules, seat: str | None, option: str, default: str) -> int
     if seat is None:
         seat = rules.first_seat if default == "first" else rules.last_seat
     return checked(rules.check_seat, seat, what=option)
-TRUMP = TrumpType()
 
 
 class SeedRange(click.IntRange):
@@ -664,9 +671,9 @@ def echo_lines(lines: Iterable[str]) -> None:
 
 
 def emit(data: Any, fmt: str, columns: Sequence[str] | None = None) -> None:
-    """Print a DataFrame, a list of dicts or (json only) one dict to standard
-    output as ``table``, ``json`` (one document), ``jsonl`` (one object a line)
-    or ``csv``."""
+    """Print a DataFrame, a list of dicts or one dict (json: that object; the
+    other formats: one row) to standard output as ``table``, ``json`` (one
+    document), ``jsonl`` (one object a line) or ``csv``."""
     fmt = fmt.lower()
     if fmt == "json":
         doc = plain(data) if isinstance(data, Mapping) else records_of(data)

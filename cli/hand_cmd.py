@@ -12,9 +12,8 @@ from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED,
                                      checked, compile_notice, constraint_option, detail_option, echo_data, emit_report,
                                      format_table, joined, known_option, output_format, output_then,
                                      parse_conditions, progress, read_deal_lines, rounded_records, rules_option,
-                                     save_csv, save_figure, seat_index, slow_hands_notice)
+                                     save_csv, save_figure, seat_index, slow_hands_notice, workers_option)
 from rook_analyze.solver import Hand, Rules
-from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p_make": 3, "p_make_se": 3,
@@ -47,9 +46,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
               help="Start no new samples once SECONDS have passed and report those solved (the last round "
                    "may overrun by a sample a thread). How many depends on the machine: the report says, and "
                    "--samples that many with the same --seed gives the same figures.")
-@click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
-              help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
-                   "Results do not depend on it.")
+@workers_option()
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "
                     "bids, recommendation, ...); csv: one table with a 'section' column (trump, bid, "
                     "recommendation).")
@@ -114,8 +111,8 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     if time_limit is None:
         slow_hands_notice(rules, samples * len(rules.trumps), "try a few samples first, or set --time-limit")
     # with a time limit the cap may never be reached: a count and a rate, no end to aim at
-    with (progress(samples * len(rules.trumps), "solving", unit="solve", delay=1.0) if time_limit is None else
-          progress(None, "solving", unit=" solves", delay=1.0)) as bar:
+    with (progress(samples * len(rules.trumps), "solving", unit="solve") if time_limit is None else
+          progress(None, "solving", unit=" solves")) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update,

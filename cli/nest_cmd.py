@@ -12,9 +12,8 @@ from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED,
                                      check_detail_path, checked, compile_notice, constraint_option, detail_option,
                                      echo_data, emit_report, format_table, known_option, output_format, output_then,
                                      parse_conditions, progress, rounded_records, rules_option, save_csv, seat_index,
-                                     slow_hands_notice)
+                                     slow_hands_notice, workers_option)
 from rook_analyze.solver import Hand, Rules
-from rook_analyze.solver.api import most_threads
 from rook_analyze.solver.errors import plural
 
 _DIGITS = {"mean": 1, "se": 2, "p_make": 3, "p_make_se": 3, "p_make_lo": 3, "p_make_hi": 3, "score": 1, "gap": 1,
@@ -67,9 +66,7 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "
                    "a color (its number cards; the Rook is in no color), counters (points) or rook "
                    "(repeatable, all must hold).")
-@click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
-              help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all cores. "
-                   "Results do not depend on it.")
+@workers_option()
 @output_format(help="table: the top options for a reader; json: one document (options: [{trump, discard, "
                     "mean, se, p_make, ...}], recommendation, ...); csv: the top options and the "
                     "recommendation, with a 'section' column.")
@@ -128,8 +125,8 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     if time_limit is None:
         slow_hands_notice(rules, total, "try fewer --samples or --candidates first, or set --time-limit")
     # with a time limit the planned solves may never all run: a count and a rate, no end to aim at
-    with progress(total if time_limit is None else None, "solving", unit="solve" if time_limit is None else " solves",
-                  delay=1.0) as bar:
+    with (progress(total, "solving", unit="solve") if time_limit is None else
+          progress(None, "solving", unit=" solves")) as bar:
         report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat_i, dealer=dealer_i, bid=bid,
                                                samples=samples, seed=seed, top=top, candidates=candidates,
                                                trumps=trumps or None, objective=objective, margin=margin,

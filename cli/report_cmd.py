@@ -152,7 +152,7 @@ def render_table(rep: Report) -> str:
         format_table(records_of(_trump_rows(rep.trump_choice))),
         "",
         "By trumps in the dealt hand (the policy's trump color"
-        + {0: ")", 1: " and the Rook)", 2: " and the Rooks)"}[Rules.from_spec(rep.rules).bird_count]
+        + {0: ")", 1: " and the Rook)", 2: " and the Rooks)"}[rules.bird_count]
         + _bid_columns_note(rep.trump_length) + ":",
         format_table(records_of(_percent(rep.trump_length))),
         "",
