@@ -1305,7 +1305,8 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
              workers: int | None = None, scheduler: str | None = None, resume: bool = False,
              chunk_size: int | None = None, progress: bool | None = None,
              client: Any = None, on_chunk: Callable[[int, str], None] | None = None,
-             connect_timeout: float = CONNECT_TIMEOUT) -> SimulationSummary:
+             connect_timeout: float = CONNECT_TIMEOUT,
+             on_start: Callable[[], None] | None = None) -> SimulationSummary:
     """Simulate ``deals`` random deals into the Parquet dataset at ``out``.
 
     ``workers``: processes of the embedded LocalCluster (default: one per
@@ -1320,7 +1321,10 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     default) a bar on standard error when it is a terminal, else nothing;
     True the bar on a terminal, else a status line every 30 seconds (the
     CLI's choice); False nothing. ``on_chunk(index, worker)``
-    is called after each part is written."""
+    is called after each part is written; ``on_start()`` once the run is
+    sure to start: the inputs checked, the folder ready, chunks left to
+    compute, and the scheduler answering (the CLI's compile notice: never
+    for a run refused or one with nothing to do)."""
     rules = Rules.from_spec(rules)
     workers = threads_count(workers, "workers", error=SimulationError, most=False)  # its own message below
     most = most_threads()
@@ -1346,6 +1350,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if progress is not None and not isinstance(progress, bool):
         raise SimulationError(f"progress={shown(progress)}: expected None, True or False")
     on_chunk = callable_or_none("on_chunk", on_chunk, error=SimulationError)
+    on_start = callable_or_none("on_start", on_start, error=SimulationError)
     # checked here, before a stored seed is looked up or a folder is made
     deals = whole("deals", deals, 1, error=SimulationError, small="need at least 1 deal")
     if chunk_size is not None:
@@ -1384,7 +1389,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     try:
         return _run(plan, out_path, done, rules, scheduler=scheduler, local_workers=local_workers,
                     client=client, progress=progress, on_chunk=on_chunk, connect_timeout=connect_timeout,
-                    existed=existed, had_meta=had_meta)
+                    existed=existed, had_meta=had_meta, on_start=on_start)
     finally:
         _unlock_output(out_path, lock)
 
@@ -1392,7 +1397,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
 def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *,
          scheduler: str | None, local_workers: int, client: Any, progress: bool | None,
          on_chunk: Callable[[int, str], None] | None, connect_timeout: float, existed: bool,
-         had_meta: bool) -> SimulationSummary:
+         had_meta: bool, on_start: Callable[[], None] | None = None) -> SimulationSummary:
     """The run of ``simulate`` once its folder is prepared (and locked)."""
     # lazily: a plan may have up to 2**31 chunks, more than a list of them fits in memory
     todo = (i for i in range(plan.chunks) if i not in done)
@@ -1418,6 +1423,8 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *,
                     raise SimulationError(f"scheduler {shown(scheduler)}: no Dask scheduler answers there "
                                           f"({str(e) or type(e).__name__})") from None
             else:
+                if on_start is not None:
+                    on_start()  # before this process compiles the solver (or loads it) for its workers
                 try:
                     warm_solver(rules)
                 except Exception:  # (no memory for the solver's table): nothing was computed
@@ -1426,6 +1433,8 @@ def _run(plan: Plan, out_path: Path, done: set[int], rules: Rules, *,
                     raise
                 own_cluster = _local_cluster(local_workers)
                 own_client = client = Client(own_cluster)
+        if on_start is not None and own_cluster is None:
+            on_start()  # a scheduler that answered, or the caller's client
         n_workers = len(client.nthreads())
         bar = _Progress(plan.deals, done_deals, progress)
         if n_workers == 0 and bar.show:

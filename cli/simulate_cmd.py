@@ -77,10 +77,11 @@ def simulate(rules: Rules, deals: int, out: str, seed: int | None, workers: int 
     if resume and _nothing_to_resume(out):
         # scripts may always pass --resume; a mistyped folder should still be seen
         click.echo(f"--resume: nothing to resume in {out!r} (no {META_FILE}): starting a new run", err=True)
-    compile_notice()
     try:
+        # the notice once the run is sure to start: a refused one compiles nothing
         summary = run(rules, deals, out, seed, workers=workers, scheduler=scheduler, resume=resume,
-                      chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout)
+                      chunk_size=chunk_size, progress=True, connect_timeout=connect_timeout,
+                      on_start=compile_notice)
     except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM or SIGHUP: the cluster is closed
         word, status = stopped_by(e)
         _interrupted(out, word)

@@ -1344,3 +1344,31 @@ def test_a_run_whose_workers_all_leave_says_so_and_when_one_is_back(tmp_path, mo
     finally:
         for proc in procs.values():
             _kill_group(proc)
+
+
+def test_the_compile_notice_comes_only_for_a_run_that_starts(tmp_path, monkeypatch):
+    # it came before the library's checks: a refused run said it compiled the solver, and compiled nothing
+    from rook_analyze.cli import common
+
+    monkeypatch.setattr("rook_analyze.solver.needs_compile", lambda uses: True)
+    out = tmp_path / "run"
+    for args in (["--workers", "100000"], ["--scheduler", "nowhere:1", "--connect-timeout", "0.5"]):
+        monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+        r = run_cli("simulate", "--rules", TINY, "--deals", "8", "--out", str(out), "--seed", "3", *args)
+        assert r.exit_code == 2 and "compiling" not in r.stderr and r.stderr.count("\n") == 1, r.output
+    # a finished run resumed has nothing to compute: no notice either; on_start is called only with work to do
+    two_chunk_dataset(out, 8)
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    r = run_cli("simulate", "--rules", TINY, "--deals", "8", "--out", str(out), "--seed", "3", "--resume",
+                "--chunk-size", "4")
+    assert r.exit_code == 0 and "compiling" not in r.stderr, r.output
+    started = []
+    simulate(TINY, 8, out, seed=3, resume=True, chunk_size=4, progress=False, on_start=lambda: started.append(1))
+    assert started == []
+    with pytest.raises(SimulationError, match="on_start=5"):
+        simulate(TINY, 8, out, seed=3, resume=True, progress=False, on_start=5)
+    # a run that starts says it, once
+    monkeypatch.setattr(common, "_NOTICE_SHOWN", False)
+    r = run_cli("simulate", "--rules", TINY, "--deals", "2", "--out", str(tmp_path / "new"), "--seed", "3",
+                "--workers", "1")
+    assert r.exit_code == 0 and r.stderr.count("compiling the solver (first run only)...") == 1, r.output
