@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 
 from rook_analyze.solver import solve, solve_batch
-from rook_analyze.solver.api import default_threads, run_on_threads
+from rook_analyze.solver.api import UNSOLVED, default_threads, run_on_threads
 from rook_analyze.solver.cards import COLORS, Hand
 from rook_analyze.solver.deal import Deal, most_tricks_always_awarded
 from rook_analyze.solver.errors import RulesError
@@ -200,7 +200,11 @@ def policy_plays(deal: Deal, seat: int, policy: NestPolicy, rules: Rules) -> dic
 
 
 def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: NestPolicy, dealer: int,
-               threads: int | None, progress: Callable[[int], None] | None, out: _Results) -> None:
+               threads: int | None, progress: Callable[[int], None] | None, out: _Results,
+               deadline: float | None = None) -> None:
+    """Samples ``start`` .. ``start + count - 1`` into ``out``; with a
+    ``deadline`` (``solve_batch``'s) only those before the first it left
+    unsolved under some trump."""
     rules = sampler.rules
     seat = sampler.seat
     played: list[Deal] = []
@@ -215,9 +219,16 @@ def _run_round(sampler: DealSampler, seed: int, start: int, count: int, policy: 
             played.append(after)
             trumps.append(t)
         out.discards.append({t: discard for t, (discard, _) in plays.items()})
-    pts = solve_batch(played, trumps, seat, None, dealer=dealer, threads=threads, progress=progress)
+    pts = solve_batch(played, trumps, seat, None, dealer=dealer, threads=threads, progress=progress,
+                      deadline=deadline)
     each = len(out.trumps)
     pts = np.asarray(pts, np.int64).reshape(count, each)
+    cut = np.flatnonzero((pts == UNSOLVED).any(axis=1))
+    if len(cut):
+        # a sample counts with every trump solved, and every sample before it: the report stays a prefix of the seed's
+        count = int(cut[0])
+        pts = pts[:count]
+        del out.deals[start + count:], out.policy_trump[start + count:], out.discards[start + count:]
     out.points.append(pts)
     chosen = [out.trumps.index(t) for t in out.policy_trump[start:start + count]]
     own = pts[np.arange(count), chosen]
@@ -376,10 +387,10 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     each part of the recommendation is decided at 95% or pinned to within
     ``precision`` points of standard error (``settled``), judged after each
     hundred; or when ``time_limit`` seconds have passed:
-    then no new round starts, so the run ends within about one round of the
-    limit; with a limit a round is sized to a third of the time left at the
-    rate so far, one sample a thread at least, and the first round always
-    runs). Without either, the samples are dealt and solved in rounds of
+    then the searches stop and no new round starts, and a sample counts
+    only with every trump solved (and every sample before it); with a limit
+    a round is sized to a third of the time left at the rate so far, one
+    sample a thread at least, and the first round always runs whole). Without either, the samples are dealt and solved in rounds of
     10,000 at most, so a large run starts solving at once and holds one
     round's after-nest deals; no round changes a figure.
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
@@ -432,7 +443,13 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
             k = min(k, max(least, int(min(fits, k))))
             if precision is not None:
                 k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit
-        _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res)
+        # the first round runs whatever the limit; later ones stop at it
+        deadline = None if time_limit is None or done == 0 else began + time_limit
+        _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res, deadline=deadline)
+        if len(res.deals) < done + k:  # the limit stopped the round's searches
+            done = len(res.deals)
+            timed_out = True
+            break
         done += k
         # judged on whole rounds of 100 only: a handful of samples can show a
         # small standard error by chance

@@ -43,9 +43,9 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
                    "trump's lead over each other trump).")
 @click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
-              help="Start no new samples once SECONDS have passed and report those solved (the last round "
-                   "may overrun by a sample a thread). How many depends on the machine: the report says, and "
-                   "--samples that many with the same --seed gives the same figures.")
+              help="Stop the searches once SECONDS have passed and report the samples solved with every "
+                   "trump (the first round, a sample a thread, runs whole). How many depends on the machine: "
+                   "the report says, and --samples that many with the same --seed gives the same figures.")
 @workers_option()
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "
                     "bids, recommendation, ...); csv: one table with a 'section' column (trump, bid, "

@@ -233,9 +233,9 @@ def test_a_large_run_is_dealt_and_solved_in_bounded_rounds_with_the_same_figures
     rounds = []
     real_round = hand_mod._run_round
 
-    def counted_round(sampler, seed, start, count, *args):
+    def counted_round(sampler, seed, start, count, *args, **kw):
         rounds.append((start, count))
-        real_round(sampler, seed, start, count, *args)
+        real_round(sampler, seed, start, count, *args, **kw)
 
     monkeypatch.setattr(hand_mod, "_run_round", counted_round)
     monkeypatch.setattr(hand_mod, "MAX_ROUND", 3)
@@ -252,7 +252,8 @@ def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(mon
     rounds = []
     real_round = hand_mod._run_round
 
-    def timed_round(sampler, seed, start, count, *args):
+    def timed_round(sampler, seed, start, count, *args, deadline=None):
+        # the fake clock's deadline means nothing to solve_batch's timer: the round runs whole
         rounds.append(count)
         real_round(sampler, seed, start, count, *args)
         clock.now += 0.5 * count
@@ -287,14 +288,44 @@ def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(mon
     assert rounds == [2, 98]
 
 
+def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypatch):
+    # the limit passes while the second round solves: its searches stop, and the samples before the
+    # first one some trump left unsolved are kept, so the report is the seed's first samples
+    from rook_analyze.analysis import hand as hand_mod
+    from rook_analyze.solver.api import UNSOLVED
+
+    clock = _FakeClock()
+    real_batch = hand_mod.solve_batch
+    deadlines = []
+
+    def batch(played, trumps, *args, deadline=None, **kw):
+        out = real_batch(played, trumps, *args, **kw)
+        deadlines.append(deadline)
+        if deadline is not None:
+            out[3 * len(SMALL.trumps) + 2] = UNSOLVED  # the fourth sample's third trump: past the limit
+            out[5 * len(SMALL.trumps)] = UNSOLVED
+        clock.now += 0.5 * len(played) / len(SMALL.trumps)
+        return out
+
+    monkeypatch.setattr(hand_mod, "time", clock)
+    monkeypatch.setattr(hand_mod, "solve_batch", batch)
+    timed = analyze_hand(SMALL_HAND, SMALL, samples=10_000, seed=5, threads=2, time_limit=10)
+    # the first round (2 samples, no rate yet) runs whatever the limit; the second (6) is cut after 3
+    assert deadlines == [None, 110.0]
+    assert timed.samples == 5 and timed.timed_out is True and len(timed.detail) == 5
+    monkeypatch.setattr(hand_mod, "solve_batch", real_batch)
+    again = analyze_hand(SMALL_HAND, SMALL, samples=5, seed=5)
+    assert again.detail.equals(timed.detail) and again.bids.equals(timed.bids) and again.trumps.equals(timed.trumps)
+
+
 def test_cli_time_limit(monkeypatch):
     from rook_analyze.analysis import hand as hand_mod
 
     clock = _FakeClock()
     real_round = hand_mod._run_round
 
-    def timed_round(sampler, seed, start, count, *args):
-        real_round(sampler, seed, start, count, *args)
+    def timed_round(sampler, seed, start, count, *args, deadline=None):
+        real_round(sampler, seed, start, count, *args)  # the round whole, as above
         clock.now += 60.0  # the first round alone outlasts the limit
 
     monkeypatch.setattr(hand_mod, "time", clock)
@@ -329,8 +360,8 @@ def test_cli_time_limit_past_any_run_solves_every_sample(monkeypatch, limit):
     clock = _FakeClock()
     real_round = hand_mod._run_round
 
-    def timed_round(sampler, seed, start, count, *args):
-        real_round(sampler, seed, start, count, *args)
+    def timed_round(sampler, seed, start, count, *args, deadline=None):
+        real_round(sampler, seed, start, count, *args)  # the round whole, as above
         clock.now += 0.01 * count
 
     monkeypatch.setattr(hand_mod, "time", clock)
