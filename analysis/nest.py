@@ -874,7 +874,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
             if time_limit is not None and reached >= FIRST_ROUND and time.monotonic() - began >= time_limit:
                 timed_out = True
                 break
-            upto = want if step is None else min(want, max(FIRST_ROUND, reached + step))
+            # the first FIRST_ROUND layouts a batch of their own: they run without the limit, and no more do
+            upto = (want if step is None else min(want, FIRST_ROUND) if reached < FIRST_ROUND else
+                    min(want, reached + step))
             while len(layouts) < upto:
                 layouts.append(sampler.deal(len(layouts), seed))
             jobs, trumps_, owners, shared = [], [], [], []

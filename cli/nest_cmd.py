@@ -58,10 +58,10 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
                    "always the best-measured option, the policy's choice among equals).")
 @click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
-              help="Solve no new layouts once SECONDS have passed and recommend from the rounds run: the options "
-                   "of the last round are the finalists, on the layouts they reached (solves in flight "
-                   f"finish; every option gets the first {FIRST_ROUND} layouts). The table's header and a line on "
-                   "standard error say where it stopped.")
+              help="Stop the searches once SECONDS have passed and recommend from the rounds run: the options "
+                   "of the last round are the finalists, on the layouts they reached (a layout left part done "
+                   f"is dropped; every option gets the first {FIRST_ROUND} layouts whatever the limit). The "
+                   "table's header and a line on standard error say where it stopped.")
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "
                    "a color (its number cards; the Rook is in no color), counters (points) or rook "

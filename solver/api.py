@@ -1058,8 +1058,13 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         raise RookError(f"progress {shown(progress)}: expected a function taking a count, or None")
     if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer,
                                                                                          np.floating))
-                                 or math.isnan(deadline)):
+                                 or (isinstance(deadline, (float, np.floating)) and math.isnan(deadline))):
         raise RookError(f"deadline {shown(deadline)}: expected an instant of time.monotonic(), or None")
+    if deadline is not None:
+        try:
+            deadline = float(deadline)
+        except OverflowError:  # a whole number beyond any float: as far off (or as long past) as inf
+            deadline = math.inf if deadline > 0 else -math.inf
     if isinstance(deals, Deal):
         raise DealError(f"deals: one Deal ({deals.rdn()!r}) where a sequence of Deals is expected: "
                         f"pass [deal]")

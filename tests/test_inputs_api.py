@@ -333,6 +333,10 @@ def test_solve_batch_other_arguments(small):
     assert list(solve_batch([], "B", "N", threads=1)) == []
     for bad in ("soon", float("nan"), True, [1.0]):
         raises(RookError, bad, solve_batch, [small], "B", "N", deadline=bad)
+    # a whole number beyond any float: as inf (far off), or as -inf (long past), as time_limit reads one
+    assert list(solve_batch([small], "B", "N", threads=1, deadline=10 ** 400)) == list(
+        solve_batch([small], "B", "N", threads=1))
+    assert list(solve_batch([small], "B", "N", threads=1, deadline=-10 ** 400)) == [-1]
 
 
 # -------------------------------------------------------- api: needs_compile

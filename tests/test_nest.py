@@ -738,3 +738,24 @@ def test_time_limit_on_the_real_clock_still_solves_the_first_layouts(report):
     full = _by_layout(report)
     assert all(full[option][i] == v for option, got in _by_layout(rep).items() for i, v in got.items()
                if i in full[option])
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_time_limit_lets_only_the_first_layouts_run_past_it(monkeypatch, threads):
+    # round 1 wants 4 layouts (8 options, 16 samples): a batch of a layout a thread would take all 4 past the
+    # limit, though only the first 2 run whatever it
+    clock = _timed(monkeypatch)
+    args = _LIMIT_ARGS | dict(samples=16, threads=threads)
+    assert halving_schedule(8, 16)[0] == (8, 4)
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=0.5, **args)
+    assert clock.batches[0] == [0, 1]
+    assert rep.timed_out is True and rep.schedule == ((8, 2),) and rep.samples == 2 == len(rep.layouts)
+    assert rep.solves == 16 == len(rep.detail)
+
+
+def test_time_limit_help_says_the_searches_stop():
+    res = _cli("--help")
+    assert res.exit_code == 0
+    text = " ".join(res.stdout.split())
+    assert "in flight finish" not in text  # they stop at the limit, as solve_batch's deadline does
+    assert "Stop the searches once SECONDS have passed" in text
