@@ -62,13 +62,14 @@ number of threads: the layouts are seeded per index and the solver is exact.
 A ``time_limit`` ends the halving early: once it has passed, the
 searches stop and no new layouts are solved; a layout counts only when
 every option of its round was solved on it (and on every layout before
-it), so the solves of a layout left part done are dropped. Every option
-is solved on the first ``FIRST_ROUND`` layouts whatever the limit (with
-13-card hands that first round alone can take minutes). With a limit a
-round is solved a few layouts at a time (one a thread); the options of
+it), so the solves of a layout left part done are dropped. With a limit
+a round is solved a few layouts at a time (one a thread); the options of
 the round the limit cuts (or of the last round run) are the finalists,
 ranked on the layouts they reached, and the decision against the
-policy's choice is made as without a limit. Which rounds run
+policy's choice is made as without a limit. A limit that comes before
+every option has ``FIRST_ROUND`` layouts (with 13-card hands the first
+round can take from seconds to many minutes) leaves nothing to compare:
+the policy's choice stands, unmeasured (``NestRecommendation.layouts``). Which rounds run
 depends on the machine, so the report gives the rounds as run
 (``schedule``) and says whether the limit ended them (``timed_out``); each
 layout and each option's points on it are the same as in any run with the
@@ -550,7 +551,11 @@ class NestRecommendation:
     ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
     ``lead_se`` its lead over the policy's choice (None when they are the
     same), in the units of ``objective``; it replaces the policy's choice
-    when ``lead > 0`` and ``lead >= margin * lead_se``."""
+    when ``lead > 0`` and ``lead >= margin * lead_se``. ``layouts``: None,
+    or where a time limit came before every option had the ``FIRST_ROUND``
+    layouts a standard error needs, how many it had (0 or 1): nothing was
+    compared, and the policy's choice stands (the best by the quick
+    estimate where the trumps given leave it out)."""
 
     trump: str
     discard: Hand
@@ -568,6 +573,7 @@ class NestRecommendation:
     margin: float = DEFAULT_MARGIN
     objective: str = "mean"
     one_high: bool = False  # the rules' one_high: how the cards are written (Hand.rdn)
+    layouts: int | None = None  # set (0 or 1) where a time limit left too few layouts to compare options
 
     def _lead(self) -> str:
         """The lead over the policy's choice with its standard error, in the objective's units."""
@@ -593,6 +599,11 @@ class NestRecommendation:
                       f"{self._lead()})")
         elif self.policy:
             s += " (the heuristic's choice)"
+        if self.layouts is not None:
+            s += "" if self.policy else " (the best by the quick estimate)"
+            return s + (f": the time limit came before every option had {FIRST_ROUND} layouts, so none "
+                        f"was compared" + (f" (it scored {self.mean:.0f} points on the one layout solved)"
+                                           if self.layouts == 1 else " (no layout solved)"))
         s += f": {self.mean:.1f} +- {_fmt(self.se)} points"
         if self.p_make is not None:
             s += f", P(make) {self.p_make:.3f}"
@@ -702,7 +713,7 @@ class NestReport:
                 "best": {"trump": rec.best_trump,
                          "discard": rec.best_discard.rdn(high).split() if rec.best_discard is not None else None},
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
-                "margin": rec.margin,
+                "margin": rec.margin, "compared": rec.layouts is None,
             },
             "time_limit": self.time_limit,
             "timed_out": self.timed_out,
@@ -752,6 +763,10 @@ def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
     if objective == "p_make":
         return made.astype(float)
     return np.where(made, points, -bid).astype(float)  # score: points if made, else minus the bid
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(x.mean()) if len(x) else math.nan  # no layout: NaN without numpy's warning
 
 
 def _se(x: np.ndarray) -> float:
@@ -856,8 +871,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     step = None if time_limit is None else (threads or default_threads())
     began = time.monotonic()
 
-    def figure(c: int) -> float:
-        return float(_values(np.array(points[c]), objective, bid).mean())
+    def figure(c: int) -> float:  # no layout (a limit before the first): below every measured one
+        return _mean(_values(np.array(points[c]), objective, bid)) if points[c] else -math.inf
 
     for r, (count, want) in enumerate(schedule):
         if r > 0:
@@ -870,13 +885,10 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
             previous, alive = alive, survivors
         reached = start = len(points[alive[0]])  # every survivor was solved on the same layouts
         while reached < want:
-            # the first FIRST_ROUND layouts always run: a standard error needs two
-            if time_limit is not None and reached >= FIRST_ROUND and time.monotonic() - began >= time_limit:
+            if time_limit is not None and time.monotonic() - began >= time_limit:
                 timed_out = True
                 break
-            # the first FIRST_ROUND layouts a batch of their own: they run without the limit, and no more do
-            upto = (want if step is None else min(want, FIRST_ROUND) if reached < FIRST_ROUND else
-                    min(want, reached + step))
+            upto = want if step is None else min(want, reached + step)
             while len(layouts) < upto:
                 layouts.append(sampler.deal(len(layouts), seed))
             jobs, trumps_, owners, shared = [], [], [], []
@@ -886,9 +898,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
                     trumps_.append(cands[c].trump)
                     owners.append(c)
                     shared.append(i)
-            # the first layouts run whatever the limit; later ones stop at it, and a layout counts only
-            # once every option has it, and every layout before it
-            deadline = None if time_limit is None or reached < FIRST_ROUND else began + time_limit
+            # the searches stop at the limit; a layout counts only once every option has it, and every
+            # layout before it
+            deadline = None if time_limit is None else began + time_limit
             # the options on one layout share most of their play: one table for them (same values, less time)
             pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress,
                               groups=shared, deadline=deadline)
@@ -925,7 +937,13 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))
     best = order[0]
     lead = lead_se = None
-    if control is not None and best != control:
+    # the limit came before every option had the layouts a standard error needs: nothing is compared,
+    # and the policy's choice stands
+    unmeasured = len(points[best]) < FIRST_ROUND
+    if unmeasured and control is not None:
+        order.remove(control)
+        order.insert(0, control)
+    elif control is not None and best != control:
         n = len(points[control])
         diff = (_values(np.array(points[best][:n]), objective, bid)
                 - _values(np.array(points[control]), objective, bid))
@@ -943,16 +961,16 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         p = np.array(points[c], float)
         n = min(len(p), len(first))
         diff = first[:n] - p[:n]
-        made = float(np.mean(p >= bid)) if bid is not None else math.nan
+        made = _mean(p >= bid) if bid is not None else math.nan
         made_lo, made_hi = wilson(made, len(p)) if bid is not None else (math.nan, math.nan)
         rows.append({
             "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(high),
-            "keep": cands[c].keep.rdn(high), "mean": float(p.mean()), "se": _se(p),
-            "p_make": made, "p_make_se": math.sqrt(made * (1 - made) / len(p)),
+            "keep": cands[c].keep.rdn(high), "mean": _mean(p), "se": _se(p),
+            "p_make": made, "p_make_se": math.sqrt(made * (1 - made) / len(p)) if len(p) else math.nan,
             "p_make_lo": made_lo, "p_make_hi": made_hi,
-            "score": float(_values(p, "score", bid).mean()) if bid is not None else math.nan,
+            "score": _mean(_values(p, "score", bid)) if bid is not None else math.nan,
             "samples": len(p), "rounds": out_round[c],
-            "gap": float(diff.mean()), "gap_se": _se(diff) if rank > 1 else math.nan,
+            "gap": _mean(diff), "gap_se": _se(diff) if rank > 1 else math.nan,
             "quick": cands[c].quick, "policy": c == control, "sources": ",".join(cands[c].sources),
         })
     options = pd.DataFrame(rows)
@@ -968,6 +986,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         gap_se=float(second["gap_se"]) if second is not None else None,
         policy=order[0] == control, best_trump=cands[best].trump, best_discard=cands[best].discard,
         lead=lead, lead_se=lead_se, margin=margin, objective=objective, one_high=high,
+        layouts=len(points[order[0]]) if unmeasured else None,
     )
     names = rules.seat_names
     dealt = [d.rdn() for d in layouts]

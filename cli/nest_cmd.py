@@ -60,8 +60,9 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               metavar="SECONDS",
               help="Stop the searches once SECONDS have passed and recommend from the rounds run: the options "
                    "of the last round are the finalists, on the layouts they reached (a layout left part done "
-                   f"is dropped; every option gets the first {FIRST_ROUND} layouts whatever the limit). The "
-                   "table's header and a line on standard error say where it stopped.")
+                   f"is dropped; a limit that comes before every option has {FIRST_ROUND} layouts leaves the "
+                   "heuristic's choice, unmeasured). The table's header and a line on standard error say "
+                   "where it stopped.")
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "
                    "a color (its number cards; the Rook is in no color), counters (points) or rook "
@@ -146,8 +147,11 @@ def _stopped(report, planned: list[tuple[int, int]]) -> str:
     k = len(report.schedule)
     options, layouts = report.schedule[-1]
     where = "after" if layouts == planned[k - 1][1] else "in"
-    return (f"time limit {report.time_limit:g} s reached {where} round {k} of {len(planned)}: the recommendation "
-            f"rests on {plural(options, 'finalist')} solved on {plural(layouts, 'layout')}")
+    said = f"time limit {report.time_limit:g} s reached {where} round {k} of {len(planned)}"
+    if report.recommendation.layouts is not None:  # too few layouts to compare the options
+        return f"{said}, before every option had {FIRST_ROUND} layouts: no option was compared"
+    return (f"{said}: the recommendation rests on {plural(options, 'finalist')} solved on "
+            f"{plural(layouts, 'layout')}")
 
 
 def _print_table(report, planned: list[tuple[int, int]]) -> None:

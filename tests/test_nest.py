@@ -664,8 +664,6 @@ _LIMIT_ARGS = dict(seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4, ca
     (4, ((8, 2), (4, 4)), 4),
     # round 3 starts (t=4) but its first layout would end past the limit: as if it never started
     (4.5, ((8, 2), (4, 4)), 4),
-    # a limit shorter than anything: every option still gets the first two layouts
-    (0.5, ((8, 2),), 8),
 ])
 def test_time_limit_ends_the_rounds_and_keeps_every_solve_as_without_it(monkeypatch, report, limit, ran, finalists):
     clock = _timed(monkeypatch)
@@ -730,27 +728,56 @@ def test_cli_time_limit_says_where_it_stopped(monkeypatch):
         assert res.exit_code == 2 and "--time-limit" in res.stderr, (bad, res.output)
 
 
-def test_time_limit_on_the_real_clock_still_solves_the_first_layouts(report):
-    # no fakes: a limit past before the first solve ends the run after the first round
+def test_time_limit_on_the_real_clock(report):
+    # no fakes: a limit past before the first solve solves nothing, and the policy's choice stands
     rep = analyze_nest(HAND, NEST, SMALL, time_limit=1e-9, **_LIMIT_ARGS)
-    assert rep.timed_out is True and rep.schedule == ((8, 2),) and rep.samples == 2
-    assert rep.solves == 16 == len(rep.detail)
-    full = _by_layout(report)
-    assert all(full[option][i] == v for option, got in _by_layout(rep).items() for i, v in got.items()
-               if i in full[option])
+    assert rep.timed_out is True and rep.schedule == ((8, 0),) and rep.samples == 0 and rep.solves == 0
+    assert rep.recommendation.policy and rep.recommendation.layouts == 0 and rep.detail.empty
+    # one that lets the first round finish (this small game solves in milliseconds) gives the same solves
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=60, **_LIMIT_ARGS)
+    assert rep.schedule == report.schedule and rep.detail.equals(report.detail)
 
 
-@pytest.mark.parametrize("threads", [2, 4])
-def test_time_limit_lets_only_the_first_layouts_run_past_it(monkeypatch, threads):
-    # round 1 wants 4 layouts (8 options, 16 samples): a batch of a layout a thread would take all 4 past the
-    # limit, though only the first 2 run whatever it
+@pytest.mark.parametrize("threads, limit, solved", [(2, 0.5, 0), (2, 1.5, 1), (4, 1.5, 1), (4, 2.5, 2)])
+def test_a_limit_before_every_option_has_two_layouts_leaves_the_policys_choice(monkeypatch, threads, limit,
+                                                                               solved):
+    # the first layouts stop at the limit too (a 13-card first round can take minutes): a batch of a layout a
+    # thread, each layout a second; with fewer than 2 layouts nothing can be compared
     clock = _timed(monkeypatch)
     args = _LIMIT_ARGS | dict(samples=16, threads=threads)
     assert halving_schedule(8, 16)[0] == (8, 4)
-    rep = analyze_nest(HAND, NEST, SMALL, time_limit=0.5, **args)
-    assert clock.batches[0] == [0, 1]
-    assert rep.timed_out is True and rep.schedule == ((8, 2),) and rep.samples == 2 == len(rep.layouts)
-    assert rep.solves == 16 == len(rep.detail)
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=limit, **args)
+    assert clock.batches == [list(range(threads))]
+    assert rep.timed_out is True and rep.schedule == ((8, solved),) and rep.samples == solved == len(rep.layouts)
+    assert rep.solves == 8 * solved == len(rep.detail)
+    assert list(rep.options["samples"]) == [solved] * 8
+    rec, doc = rep.recommendation, rep.to_dict()
+    if solved >= 2:  # compared as usual
+        assert rec.layouts is None and doc["recommendation"]["compared"] is True
+        return
+    assert rec.layouts == solved and rec.policy and rec.lead is None and rep.options["policy"][0]
+    assert doc["recommendation"]["compared"] is False and doc["recommendation"]["se"] is None
+    assert "so none was compared" in rec.text()
+    if solved == 0:
+        assert rep.options["mean"].isna().all() and doc["recommendation"]["mean"] is None
+        assert rec.text().endswith("(no layout solved)")
+    else:
+        assert rec.mean == _points(rep, 1)[0] and rec.text().endswith("on the one layout solved)")
+
+
+def test_cli_time_limit_before_any_comparison(monkeypatch):
+    _timed(monkeypatch)
+    res = _cli("--hand", HAND, "--nest", NEST, "--seat", "E", "--dealer", "N", "--bid", "60", "--seed", str(SEED),
+               "--candidates", "8", "--workers", "2", "--time-limit", "0.5")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[1].endswith("time limit 0.5 s reached in round 1 of 3, before every option had 2 layouts: "
+                             "no option was compared"), lines[1]
+    assert lines[-1].startswith("recommendation: trump ") and "(the heuristic's choice): the time limit" in lines[-1]
+    res = _cli("--hand", HAND, "--nest", NEST, "--seed", str(SEED), "--candidates", "8", "--workers", "2",
+               "--time-limit", "0.5", "--format", "csv")
+    assert res.exit_code == 0, res.output
+    assert "no option was compared" in res.stderr
 
 
 def test_time_limit_help_says_the_searches_stop():
