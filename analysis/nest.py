@@ -69,8 +69,10 @@ ranked on the layouts they reached, and the decision against the
 policy's choice is made as without a limit. A limit that comes before
 every option has ``FIRST_ROUND`` layouts (with 13-card hands the first
 round can take from seconds to many minutes) leaves nothing to compare:
-the policy's choice stands, unmeasured (``NestRecommendation.layouts``). Which rounds run
-depends on the machine, so the report gives the rounds as run
+the options rank by the quick estimate and the policy's choice stands,
+unmeasured (where the trumps given leave it out, the best by the quick
+estimate; ``NestRecommendation.layouts``). Which rounds run depends on
+the machine, so the report gives the rounds as run
 (``schedule``) and says whether the limit ended them (``timed_out``); each
 layout and each option's points on it are the same as in any run with the
 seed.
@@ -554,8 +556,9 @@ class NestRecommendation:
     when ``lead > 0`` and ``lead >= margin * lead_se``. ``layouts``: None,
     or where a time limit came before every option had the ``FIRST_ROUND``
     layouts a standard error needs, how many it had (0 or 1): nothing was
-    compared, and the policy's choice stands (the best by the quick
-    estimate where the trumps given leave it out)."""
+    compared (not even on one layout), and the policy's choice stands (the
+    best by the quick estimate where the trumps given leave it out), the
+    ``best`` option too."""
 
     trump: str
     discard: Hand
@@ -935,15 +938,17 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
 
     # the later an option dropped out, the higher; then by its figure
     order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))
-    best = order[0]
     lead = lead_se = None
-    # the limit came before every option had the layouts a standard error needs: nothing is compared,
-    # and the policy's choice stands
-    unmeasured = len(points[best]) < FIRST_ROUND
-    if unmeasured and control is not None:
-        order.remove(control)
-        order.insert(0, control)
-    elif control is not None and best != control:
+    # the limit came before every option had the layouts a standard error needs: nothing is compared (not
+    # even on the one layout some may have), the quick estimate ranks, and the policy's choice stands
+    unmeasured = len(points[order[0]]) < FIRST_ROUND
+    if unmeasured:
+        order = sorted(range(len(cands)), key=lambda c: (-cands[c].quick, c))
+        if control is not None:
+            order.remove(control)
+            order.insert(0, control)
+    best = order[0]  # unmeasured: no option was measured better than the one recommended
+    if not unmeasured and control is not None and best != control:
         n = len(points[control])
         diff = (_values(np.array(points[best][:n]), objective, bid)
                 - _values(np.array(points[control]), objective, bid))
@@ -962,7 +967,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         n = min(len(p), len(first))
         diff = first[:n] - p[:n]
         made = _mean(p >= bid) if bid is not None else math.nan
-        made_lo, made_hi = wilson(made, len(p)) if bid is not None else (math.nan, math.nan)
+        # no layout: no interval either (wilson's 0..1 for nothing counted would read as a measurement)
+        made_lo, made_hi = wilson(made, len(p)) if bid is not None and len(p) else (math.nan, math.nan)
         rows.append({
             "rank": rank, "trump": cands[c].trump, "discard": cands[c].discard.rdn(high),
             "keep": cands[c].keep.rdn(high), "mean": _mean(p), "se": _se(p),

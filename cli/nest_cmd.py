@@ -61,7 +61,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               help="Stop the searches once SECONDS have passed and recommend from the rounds run: the options "
                    "of the last round are the finalists, on the layouts they reached (a layout left part done "
                    f"is dropped; a limit that comes before every option has {FIRST_ROUND} layouts leaves the "
-                   "heuristic's choice, unmeasured). The table's header and a line on standard error say "
+                   "heuristic's choice, unmeasured, or where --trump leaves it out the best by the quick "
+                   "estimate). The table's header and a line on standard error say "
                    "where it stopped.")
 @known_option("Cards known to lie with another seat, e.g. 'E:B14 R5'; 'out:' for cards out of play where the deal leaves some (repeatable).")
 @constraint_option("A condition on another hand, e.g. 'E:B>=3', 'W:counters<=10', 'S:rook=0'; FEATURE is "

@@ -760,9 +760,32 @@ def test_a_limit_before_every_option_has_two_layouts_leaves_the_policys_choice(m
     assert "so none was compared" in rec.text()
     if solved == 0:
         assert rep.options["mean"].isna().all() and doc["recommendation"]["mean"] is None
+        assert all(o["p_make_lo"] is None and o["p_make_hi"] is None for o in doc["options"])
         assert rec.text().endswith("(no layout solved)")
     else:
         assert rec.mean == _points(rep, 1)[0] and rec.text().endswith("on the one layout solved)")
+
+
+@pytest.mark.parametrize("seat, dealer, trumps", [("N", "W", ["B", "R"]), ("N", "W", None), ("S", "E", None)])
+def test_one_layout_before_the_limit_ranks_by_the_quick_estimate(monkeypatch, seat, dealer, trumps):
+    # one layout a second, one a batch: the limit leaves every option one layout, which compares nothing. The
+    # options rank by the quick estimate (the policy's choice first where there is one), not by that one layout
+    # (on which these seats' options differ), and with several trumps that leave out the policy's the
+    # recommendation is the best by the quick estimate, as its text says; nothing was measured better than it
+    _timed(monkeypatch)
+    args = _LIMIT_ARGS | dict(seat=seat, dealer=dealer, threads=1, trumps=trumps)
+    rep = analyze_nest(HAND, NEST, SMALL, time_limit=1.5, **args)
+    rec, opts = rep.recommendation, rep.options
+    assert rec.layouts == 1 and list(opts["samples"]) == [1] * len(opts)
+    assert opts["mean"].nunique() > 1  # the one layout would rank them otherwise
+    assert bool(opts["policy"][0]) == (trumps is None) == rec.policy
+    assert list(opts["quick"][1:]) == sorted(opts["quick"][1:], reverse=True)
+    if not rec.policy:
+        assert opts["quick"][0] == opts["quick"].max()
+        assert "(the best by the quick estimate)" in rec.text() and "heuristic" not in rec.text()
+    # no option was measured better than the recommendation: it is the "best", with no lead
+    assert (rec.best_trump, rec.best_discard) == (rec.trump, rec.discard) and rec.lead is None
+    assert rep.to_dict()["recommendation"]["best"]["trump"] == rec.trump
 
 
 def test_cli_time_limit_before_any_comparison(monkeypatch):
