@@ -768,6 +768,12 @@ def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
     return np.where(made, points, -bid).astype(float)  # score: points if made, else minus the bid
 
 
+def _figure(points: Sequence[int], objective: str, bid: int | None) -> float:
+    """An option's figure by ``objective`` on the layouts solved; with none (a
+    time limit before the first), below every measured one."""
+    return _mean(_values(np.array(points), objective, bid)) if len(points) else -math.inf
+
+
 def _mean(x: np.ndarray) -> float:
     return float(x.mean()) if len(x) else math.nan  # no layout: NaN without numpy's warning
 
@@ -796,6 +802,102 @@ def nest_sampler(hand: Hand, nest: Hand, rules: Rules, seat: str | int,
             raise DuplicateCardError(f"known card {dup!r} for {place} is in the nest ({nest.rdn(rules.one_high)!r})")
     given = {NEST: nest, **places}
     return DealSampler(rules, seat, hand, known=given, constraints=constraints, holder="declarer")
+
+
+@dataclass
+class _Halved:
+    """What ``_halve`` solved: the layouts, each option's points on them
+    (a list per option, the layouts' order), the rounds each option took
+    part in, the rounds as run (options, layouts reached), the solves, and
+    whether the time limit ended them (None without one)."""
+
+    layouts: list[Deal]
+    points: list[list[int]]
+    rounds: list[int]
+    ran: list[tuple[int, int]]
+    solves: int
+    timed_out: bool | None
+
+
+def _halve(cands: Sequence[Candidate], control: int | None, schedule: Sequence[tuple[int, int]],
+           sampler: DealSampler, seed: int, objective: str, bid: int | None, dealer_i: int, threads: int | None,
+           progress: Callable[[int], None] | None, time_limit: float | None) -> _Halved:
+    """Successive halving of the options ``cands`` on the sampler's layouts
+    (``analyze_nest``): each round ranks its options by ``objective`` on
+    the layouts solved so far and the next keeps the better part, the
+    policy's choice ``control`` always; ``time_limit`` as in the module
+    docstring."""
+    declarer = sampler.seat
+    layouts: list[Deal] = []
+    points: list[list[int]] = [[] for _ in cands]
+    alive = list(range(len(cands)))
+    out_round = [len(schedule)] * len(cands)  # rounds an option took part in (the survivors' set below)
+    ran: list[tuple[int, int]] = []  # (options, layouts reached) of each round as run
+    solves = 0
+    timed_out = None if time_limit is None else False
+    # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way
+    step = None if time_limit is None else (threads or default_threads())
+    began = time.monotonic()
+    for r, (count, want) in enumerate(schedule):
+        if r > 0:
+            if time_limit is not None and time.monotonic() - began >= time_limit:
+                timed_out = True  # the last round's options stay: none is dropped for a round not run
+                break
+            survivors = alive[:count]
+            if control in alive and control not in survivors and count >= 2:
+                survivors = alive[:count - 1] + [control]  # the yardstick takes the last place
+            previous, alive = alive, survivors
+        reached = start = len(points[alive[0]])  # every survivor was solved on the same layouts
+        while reached < want:
+            if time_limit is not None and time.monotonic() - began >= time_limit:
+                timed_out = True
+                break
+            upto = want if step is None else min(want, reached + step)
+            while len(layouts) < upto:
+                layouts.append(sampler.deal(len(layouts), seed))
+            jobs, trumps_, owners, shared = [], [], [], []
+            for c in alive:
+                for i in range(reached, upto):
+                    jobs.append(take_nest(layouts[i], declarer, cands[c].discard))
+                    trumps_.append(cands[c].trump)
+                    owners.append(c)
+                    shared.append(i)
+            # the searches stop at the limit; a layout counts only once every option has it, and every
+            # layout before it
+            deadline = None if time_limit is None else began + time_limit
+            # the options on one layout share most of their play: one table for them (same values, less time)
+            pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress,
+                              groups=shared, deadline=deadline)
+            complete = upto
+            for i, p in zip(shared, pts):
+                if p == UNSOLVED:
+                    complete = min(complete, i)
+            for c, i, p in zip(owners, shared, pts):
+                if i < complete:
+                    points[c].append(int(p))
+            solves += len(alive) * (complete - reached)
+            if complete < upto:
+                del layouts[complete:]
+                reached = complete
+                timed_out = True
+                break
+            reached = upto
+        if timed_out and reached == start and r > 0:
+            alive = previous  # the limit left this round no layout: the last round's options stay
+            break
+        for c in previous if r > 0 else ():
+            if c not in alive:
+                out_round[c] = r
+        ran.append((len(alive), reached))
+        # rank the survivors on their common layouts; ties to the quick estimate, then the pool order
+        means = {c: _figure(points[c], objective, bid) for c in alive}
+        alive.sort(key=lambda c: (-means[c], -cands[c].quick, c))
+        if timed_out:
+            break
+    for c in alive:
+        out_round[c] = len(ran)
+
+    return _Halved(layouts, points, out_round, ran, solves, timed_out)
 
 
 def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: str | int | None = None,
@@ -862,79 +964,12 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     if control is None and len(trumps) == 1:
         # one trump named, not the policy's: the policy's discards for it are its choice with that trump
         control = next((c for c, cand in enumerate(cands) if "policy" in cand.sources), None)
-    schedule = halving_schedule(len(cands), samples)
-    layouts: list[Deal] = []
-    points: list[list[int]] = [[] for _ in cands]
-    alive = list(range(len(cands)))
-    out_round = [len(schedule)] * len(cands)  # rounds an option took part in (the survivors' set below)
-    ran: list[tuple[int, int]] = []  # (options, layouts reached) of each round as run
-    solves = 0
-    timed_out = None if time_limit is None else False
-    # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way
-    step = None if time_limit is None else (threads or default_threads())
-    began = time.monotonic()
+    run = _halve(cands, control, halving_schedule(len(cands), samples), sampler, seed, objective, bid, dealer_i,
+                 threads, progress, time_limit)
+    layouts, points, out_round, solves = run.layouts, run.points, run.rounds, run.solves
 
-    def figure(c: int) -> float:  # no layout (a limit before the first): below every measured one
-        return _mean(_values(np.array(points[c]), objective, bid)) if points[c] else -math.inf
-
-    for r, (count, want) in enumerate(schedule):
-        if r > 0:
-            if time_limit is not None and time.monotonic() - began >= time_limit:
-                timed_out = True  # the last round's options stay: none is dropped for a round not run
-                break
-            survivors = alive[:count]
-            if control in alive and control not in survivors and count >= 2:
-                survivors = alive[:count - 1] + [control]  # the yardstick takes the last place
-            previous, alive = alive, survivors
-        reached = start = len(points[alive[0]])  # every survivor was solved on the same layouts
-        while reached < want:
-            if time_limit is not None and time.monotonic() - began >= time_limit:
-                timed_out = True
-                break
-            upto = want if step is None else min(want, reached + step)
-            while len(layouts) < upto:
-                layouts.append(sampler.deal(len(layouts), seed))
-            jobs, trumps_, owners, shared = [], [], [], []
-            for c in alive:
-                for i in range(reached, upto):
-                    jobs.append(take_nest(layouts[i], declarer, cands[c].discard))
-                    trumps_.append(cands[c].trump)
-                    owners.append(c)
-                    shared.append(i)
-            # the searches stop at the limit; a layout counts only once every option has it, and every
-            # layout before it
-            deadline = None if time_limit is None else began + time_limit
-            # the options on one layout share most of their play: one table for them (same values, less time)
-            pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress,
-                              groups=shared, deadline=deadline)
-            complete = upto
-            for i, p in zip(shared, pts):
-                if p == UNSOLVED:
-                    complete = min(complete, i)
-            for c, i, p in zip(owners, shared, pts):
-                if i < complete:
-                    points[c].append(int(p))
-            solves += len(alive) * (complete - reached)
-            if complete < upto:
-                del layouts[complete:]
-                reached = complete
-                timed_out = True
-                break
-            reached = upto
-        if timed_out and reached == start and r > 0:
-            alive = previous  # the limit left this round no layout: the last round's options stay
-            break
-        for c in previous if r > 0 else ():
-            if c not in alive:
-                out_round[c] = r
-        ran.append((len(alive), reached))
-        # rank the survivors on their common layouts; ties to the quick estimate, then the pool order
-        means = {c: figure(c) for c in alive}
-        alive.sort(key=lambda c: (-means[c], -cands[c].quick, c))
-        if timed_out:
-            break
-    for c in alive:
-        out_round[c] = len(ran)
+    def figure(c: int) -> float:
+        return _figure(points[c], objective, bid)
 
     # the later an option dropped out, the higher; then by its figure
     order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))
@@ -1006,6 +1041,6 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
         objective=objective, top=top, policy=policy_label(policy),
         known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
-        schedule=tuple(ran), solves=solves, options=options, recommendation=rec, detail=detail,
-        layouts=tuple(layouts), time_limit=time_limit, timed_out=timed_out,
+        schedule=tuple(run.ran), solves=solves, options=options, recommendation=rec, detail=detail,
+        layouts=tuple(layouts), time_limit=time_limit, timed_out=run.timed_out,
     )
