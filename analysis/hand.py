@@ -390,8 +390,8 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     then the searches stop and no new round starts, and a sample counts
     only with every trump solved (and every sample before it); with a limit
     a round is sized to a third of the time left at the rate so far, one
-    sample a thread at least, and the first round always runs whole). Without either, the samples are dealt and solved in rounds of
-    10,000 at most, so a large run starts solving at once and holds one
+    sample a thread at least, and the first round always runs whole).
+    Without either, the samples are dealt and solved in rounds of 10,000 at most, so a large run starts solving at once and holds one
     round's after-nest deals; no round changes a figure.
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
     cards the bidder knows (``{"E": "B14"}``, ``["E:B14", "nest:G1"]`` or one

@@ -835,12 +835,13 @@ def _halve(cands: Sequence[Candidate], control: int | None, schedule: Sequence[t
     ran: list[tuple[int, int]] = []  # (options, layouts reached) of each round as run
     solves = 0
     timed_out = None if time_limit is None else False
-    # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way
+    # with a time limit a round is solved a few layouts at a time (one a thread), so the limit can end it part way;
+    # the searches stop at it
     step = None if time_limit is None else (threads or default_threads())
-    began = time.monotonic()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     for r, (count, want) in enumerate(schedule):
         if r > 0:
-            if time_limit is not None and time.monotonic() - began >= time_limit:
+            if deadline is not None and time.monotonic() >= deadline:
                 timed_out = True  # the last round's options stay: none is dropped for a round not run
                 break
             survivors = alive[:count]
@@ -849,7 +850,7 @@ def _halve(cands: Sequence[Candidate], control: int | None, schedule: Sequence[t
             previous, alive = alive, survivors
         reached = start = len(points[alive[0]])  # every survivor was solved on the same layouts
         while reached < want:
-            if time_limit is not None and time.monotonic() - began >= time_limit:
+            if deadline is not None and time.monotonic() >= deadline:
                 timed_out = True
                 break
             upto = want if step is None else min(want, reached + step)
@@ -862,12 +863,10 @@ def _halve(cands: Sequence[Candidate], control: int | None, schedule: Sequence[t
                     trumps_.append(cands[c].trump)
                     owners.append(c)
                     shared.append(i)
-            # the searches stop at the limit; a layout counts only once every option has it, and every
-            # layout before it
-            deadline = None if time_limit is None else began + time_limit
             # the options on one layout share most of their play: one table for them (same values, less time)
             pts = solve_batch(jobs, trumps_, declarer, None, dealer=dealer_i, threads=threads, progress=progress,
                               groups=shared, deadline=deadline)
+            # a layout counts only once every option has it, and every layout before it
             complete = upto
             for i, p in zip(shared, pts):
                 if p == UNSOLVED:

@@ -285,8 +285,8 @@ def take_nest(deal: Deal, declarer: int | str, discard: Hand | str) -> Deal:
     declarer = deal.rules.seat_index(declarer, "declarer")
     discard = as_hand(discard, deal.rules, "discard")
     if len(discard) != len(deal.nest):
-        raise IllegalActionError(f"discard {discard.rdn(deal.rules.one_high)!r}: the declarer discards {len(deal.nest)} cards "
-                                 f"(the nest's size), not {len(discard)}")
+        raise IllegalActionError(f"discard {discard.rdn(deal.rules.one_high)!r}: the declarer discards "
+                                 f"{len(deal.nest)} cards (the nest's size), not {len(discard)}")
     cards = deal.hands[declarer] | deal.nest
     if discard.mask & ~cards.mask:
         high = deal.rules.one_high

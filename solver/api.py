@@ -1056,15 +1056,16 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         raise RookError(f"return_nodes={shown(return_nodes)}: expected True or False")
     if progress is not None and not callable(progress):
         raise RookError(f"progress {shown(progress)}: expected a function taking a count, or None")
-    if deadline is not None and (isinstance(deadline, bool) or not isinstance(deadline, (int, float, np.integer,
-                                                                                         np.floating))
-                                 or (isinstance(deadline, (float, np.floating)) and math.isnan(deadline))):
-        raise RookError(f"deadline {shown(deadline)}: expected an instant of time.monotonic(), or None")
     if deadline is not None:
+        given = deadline
+        if isinstance(given, bool) or not isinstance(given, (int, float, np.integer, np.floating)):
+            raise RookError(f"deadline {shown(given)}: expected an instant of time.monotonic(), or None")
         try:
-            deadline = float(deadline)
+            deadline = float(given)
         except OverflowError:  # a whole number beyond any float: as far off (or as long past) as inf
-            deadline = math.inf if deadline > 0 else -math.inf
+            deadline = math.inf if given > 0 else -math.inf
+        if math.isnan(deadline):
+            raise RookError(f"deadline {shown(given)}: expected an instant of time.monotonic(), or None")
     if isinstance(deals, Deal):
         raise DealError(f"deals: one Deal ({deals.rdn()!r}) where a sequence of Deals is expected: "
                         f"pass [deal]")
@@ -1191,7 +1192,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     finally:
         if timer is not None:
             timer.cancel()
-    out[out != UNSOLVED] += nest[out != UNSOLVED]
+    solved = out != UNSOLVED
+    out[solved] += nest[solved]
     return (out, nodes) if return_nodes else out
 
 
