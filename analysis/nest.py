@@ -47,8 +47,10 @@ the last place when it would drop out).
 Decision: the option that measures best by ``objective`` (mean points by
 default) is recommended when it *is* the policy's choice or leads it by at
 least ``margin`` standard errors of their paired difference (and by more
-than 0: an option tied with it is no improvement); otherwise the policy's
-choice is kept. The best of many options measured on the same few
+than 0: an option tied with it is no improvement), measured on at least
+``switch_layouts(margin)`` layouts (3 at the default margin: on 2, a lead
+that both layouts show alike has a standard error of 0 and meets any
+margin); otherwise the policy's choice is kept. The best of many options measured on the same few
 layouts looks better than it is (the winner's curse), and the policy's
 choice is a sound default, so a switch must be earned.
 
@@ -113,6 +115,7 @@ FIRST_ROUND = 2          # fewest layouts a round solves on: a standard error ne
 FINALISTS = 2            # the last round compares these many
 QUICK_PER_TRUMP = 4      # best discards of each trump by the quick estimate that enter the pool
 DEFAULT_MARGIN = 1.0     # standard errors the best option must lead the policy's choice by
+MOST_SWITCH_LAYOUTS = 8  # switch_layouts' cap: by then the standard error itself is a fair guide
 OBJECTIVES = ("mean", "p_make", "score")
 _PROTECT = HeuristicPolicy()  # builds the discards that keep the losing counters ("protect")
 # an option's figures that need a bid: left out of ``options`` without one, null in json, empty in csv
@@ -553,7 +556,8 @@ class NestRecommendation:
     ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
     ``lead_se`` its lead over the policy's choice (None when they are the
     same), in the units of ``objective``; it replaces the policy's choice
-    when ``lead > 0`` and ``lead >= margin * lead_se``. ``layouts``: None,
+    when ``lead > 0``, ``lead >= margin * lead_se`` and ``lead_layouts``,
+    the layouts it was measured on, are at least ``switch_layouts``. ``layouts``: None,
     or where a time limit came before every option had the ``FIRST_ROUND``
     layouts a standard error needs, how many it had (0 or 1): nothing was
     compared (not even on one layout), and the policy's choice stands (the
@@ -577,6 +581,12 @@ class NestRecommendation:
     objective: str = "mean"
     one_high: bool = False  # the rules' one_high: how the cards are written (Hand.rdn)
     layouts: int | None = None  # set (0 or 1) where a time limit left too few layouts to compare options
+    lead_layouts: int | None = None  # the layouts ``lead`` was measured on (None with it)
+
+    @property
+    def switch_layouts(self) -> int:
+        """The fewest layouts a lead must be measured on to replace the policy's choice (``switch_layouts``)."""
+        return switch_layouts(self.margin)
 
     def _lead(self) -> str:
         """The lead over the policy's choice with its standard error, in the objective's units."""
@@ -594,7 +604,11 @@ class NestRecommendation:
         s = _option_text(self.trump, self.discard, self.one_high)
         if self.policy and self.lead is not None:
             other = _option_text(self.best_trump, self.best_discard, self.one_high)
-            if self.lead > 0:
+            if self.lead > 0 and self.lead_layouts is not None and self.lead_layouts < self.switch_layouts:
+                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
+                      f"but on {self.lead_layouts} layouts, fewer than the {self.switch_layouts} a switch "
+                      f"needs under {self.margin:g} se)")
+            elif self.lead > 0:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
                       f"better, under {self.margin:g} se)")
             else:  # tied with it: no lead at all
@@ -716,6 +730,7 @@ class NestReport:
                 "best": {"trump": rec.best_trump,
                          "discard": rec.best_discard.rdn(high).split() if rec.best_discard is not None else None},
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
+                "lead_over_policy_layouts": rec.lead_layouts, "switch_layouts": rec.switch_layouts,
                 "margin": rec.margin, "compared": rec.layouts is None,
             },
             "time_limit": self.time_limit,
@@ -758,6 +773,20 @@ def _num(v: Any) -> Any:
 
 
 # -------------------------------------------------------------- advisor
+def switch_layouts(margin: float) -> int:
+    """The fewest layouts the best option and the policy's choice must be
+    compared on before the best may replace it under ``margin``: where every
+    layout shows the same lead the standard error is 0 and any margin is
+    met, so ask what a sign test asks, that chance alone (each layout a coin
+    toss, 0.5 ** n for n alike) be no likelier than the margin's one-sided
+    level (1 - Phi(margin): 16 % at 1). 2 at margins up to 0.67, 3 at 1, 6 at
+    2, and ``MOST_SWITCH_LAYOUTS`` from about 2.42 up."""
+    tail = 0.5 * math.erfc(margin / math.sqrt(2.0))  # 1 - Phi(margin)
+    if tail <= 0.5 ** MOST_SWITCH_LAYOUTS:
+        return MOST_SWITCH_LAYOUTS
+    return max(FIRST_ROUND, math.ceil(-math.log2(tail) - 1e-9))  # 1e-9: log2 of an exact power of 2 stays whole
+
+
 def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
     """What the ranking maximises, per layout."""
     if objective == "mean":
@@ -919,8 +948,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     ``constraints`` narrow the layouts as in ``analyze_hand``. ``margin``:
     the best-measured option replaces the policy's own choice only when it
     leads it (by more than 0) by at least ``margin`` standard errors of their
-    paired difference (0: always the best-measured, the policy's choice
-    among equals). ``top``: the options ``to_dict``, ``to_frame`` and
+    paired difference, on at least ``switch_layouts(margin)`` layouts (0:
+    always the best-measured, the policy's choice among equals). ``top``: the options ``to_dict``, ``to_frame`` and
     ``top_options`` give (``options`` holds all). ``seed``, ``threads`` and
     ``policy`` as in ``analyze_hand``. ``progress(k)``
     is called as solves finish; ``planned_solves(halving_schedule(...))`` is
@@ -989,8 +1018,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         lead, lead_se = float(diff.mean()), _se(diff)
         # switch from the policy's choice only on evidence: the best of many options measured on the
         # same layouts looks better than it is (the winner's curse). A lead of 0 is no lead: an option
-        # tied with the policy's choice on every layout (lead_se 0) ranks first only by the tie-break
-        if not (lead > 0 and lead >= margin * lead_se):  # samples >= 2: lead_se is a number
+        # tied with the policy's choice on every layout (lead_se 0) ranks first only by the tie-break;
+        # and a few layouts alike (a time limit's 2 or 3) give lead_se 0 whatever chance did
+        if not (lead > 0 and lead >= margin * lead_se and n >= switch_layouts(margin)):  # n >= 2: lead_se a number
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)
@@ -1027,6 +1057,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         policy=order[0] == control, best_trump=cands[best].trump, best_discard=cands[best].discard,
         lead=lead, lead_se=lead_se, margin=margin, objective=objective, one_high=high,
         layouts=len(points[order[0]]) if unmeasured else None,
+        lead_layouts=len(points[control]) if lead is not None else None,
     )
     names = rules.seat_names
     dealt = [d.rdn() for d in layouts]

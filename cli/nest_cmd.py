@@ -5,8 +5,8 @@ from __future__ import annotations
 import click
 
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, DEFAULT_TOP, FIRST_ROUND,
-                                        OBJECTIVES, analyze_nest, check_nest, halving_schedule, nest_candidates,
-                                        nest_sampler, planned_solves)
+                                        MOST_SWITCH_LAYOUTS, OBJECTIVES, analyze_nest, check_nest, halving_schedule,
+                                        nest_candidates, nest_sampler, planned_solves)
 from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, Number,
                                      check_detail_path, checked, compile_notice, constraint_option, detail_option,
@@ -55,7 +55,9 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               default=DEFAULT_MARGIN, show_default=True, metavar="SE",
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
-                   "always the best-measured option, the policy's choice among equals).")
+                   "always the best-measured option, the policy's choice among equals), measured on at least "
+                   "as many layouts as a sign test asks at that confidence: 3 at SE 1, 6 at 2, "
+                   f"{MOST_SWITCH_LAYOUTS} from 2.42 up (a few layouts that agree have a standard error of 0).")
 @click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
               help="Stop the searches once SECONDS have passed and recommend from the rounds run: the options "
@@ -88,7 +90,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     to the contenders, ending with two finalists on --samples layouts. The
     heuristic policy's own choice stays to the last round as the yardstick,
     and is replaced only by an option that leads it by --margin standard
-    errors.
+    errors, on enough layouts (3 at the default margin).
 
     Reported per option: mean points with standard error, P(make) and the
     expected score with --bid, the layouts solved, and the gap to the

@@ -9,13 +9,14 @@ import json
 import math
 import pathlib
 import re
+import statistics
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from clirunner import CliRunner
-from rook_analyze.analysis.nest import (analyze_nest, canonical_discards, check_nest, equivalence_classes,
+from rook_analyze.analysis.nest import (analyze_nest, switch_layouts, canonical_discards, check_nest, equivalence_classes,
                                         halving_schedule, nest_candidates, planned_solves, quick_scores)
 from rook_analyze.analysis.hand import wilson
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
@@ -514,6 +515,34 @@ def test_a_lead_of_exactly_margin_standard_errors_switches():
     above = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8,
                          margin=math.nextafter(margin, math.inf)).recommendation
     assert above.policy
+
+
+@pytest.mark.parametrize("margin, layouts", [(0, 2), (0.5, 2), (1, 3), (1.5, 4), (2, 6), (2.3, 7), (2.5, 8), (3, 8), (50, 8)])
+def test_switch_layouts_are_a_sign_test_at_the_margin_confidence(margin, layouts):
+    """A switch needs n layouts where n alike by chance (0.5 ** n) is no
+    likelier than the margin's one-sided level, 2 at least, 8 at most."""
+    assert switch_layouts(margin) == layouts
+    tail = 1 - statistics.NormalDist().cdf(margin)
+    if 0 < margin <= 2.5:  # below the cap, and above the floor of 2 from 0.68 up
+        assert 0.5 ** layouts <= tail and (layouts == 2 or tail < 0.5 ** (layouts - 1))
+
+
+def test_a_switch_needs_the_layouts_a_sign_test_asks():
+    """Two layouts that both show the same lead give a standard error of 0,
+    which any margin would accept: the default margin keeps the policy's
+    choice and says why; a margin whose level two layouts reach switches."""
+    hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
+    free = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8, margin=0).recommendation
+    assert not free.policy and free.lead == 10 and free.lead_se == 0 and free.lead_layouts == 2
+    half = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8, margin=0.5).recommendation
+    assert not half.policy and (half.trump, half.discard) == (free.trump, free.discard)
+    kept = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8)
+    rec = kept.recommendation
+    assert rec.policy and rec.lead == 10 and rec.switch_layouts == 3
+    assert (rec.best_trump, rec.best_discard) == (free.trump, free.discard)
+    assert "better, but on 2 layouts, fewer than the 3 a switch needs under 1 se)" in rec.text()
+    doc = kept.to_dict()["recommendation"]
+    assert doc["lead_over_policy_layouts"] == 2 and doc["switch_layouts"] == 3 and doc["policy"] is True
 
 
 def test_long_hands_are_announced_before_the_wait(monkeypatch):
