@@ -647,8 +647,8 @@ class NestReport:
     """What ``analyze_nest`` found. ``options`` has one row per candidate,
     best first (the rank of successive halving: options that survived more
     rounds rank higher); ``schedule`` the rounds as run, ``(options,
-    layouts reached)``: ``halving_schedule``'s, or fewer and the last cut
-    short where ``time_limit`` ended them (``timed_out``); ``samples`` the
+    layouts reached)``: ``planned`` (``halving_schedule``'s), or fewer and
+    the last cut short where ``time_limit`` ended them (``timed_out``); ``samples`` the
     layouts sampled; ``detail`` one row per solve (the option's rank,
     trump and discards, the layout's sample number and deal as dealt in
     RDN, the declaring side's points); ``layouts`` the sampled deals as
@@ -669,6 +669,7 @@ class NestReport:
     known: Mapping[str, Hand]
     constraints: tuple[Constraint, ...]
     schedule: tuple[tuple[int, int], ...]
+    planned: tuple[tuple[int, int], ...]  # halving_schedule's rounds, which a time limit may cut
     solves: int
     options: pd.DataFrame
     recommendation: NestRecommendation
@@ -721,6 +722,7 @@ class NestReport:
             "constraints": [c.text() for c in self.constraints],
             "candidates": len(self.options),
             "schedule": [{"options": n, "layouts": m} for n, m in self.schedule],
+            "planned": [{"options": n, "layouts": m} for n, m in self.planned],
             "solves": self.solves,
             "options": options,
             "recommendation": {
@@ -992,7 +994,8 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     if control is None and len(trumps) == 1:
         # one trump named, not the policy's: the policy's discards for it are its choice with that trump
         control = next((c for c, cand in enumerate(cands) if "policy" in cand.sources), None)
-    run = _halve(cands, control, halving_schedule(len(cands), samples), sampler, seed, objective, bid, dealer_i,
+    planned = halving_schedule(len(cands), samples)
+    run = _halve(cands, control, planned, sampler, seed, objective, bid, dealer_i,
                  threads, progress, time_limit)
     layouts, points, out_round, solves = run.layouts, run.points, run.rounds, run.solves
 
@@ -1071,6 +1074,6 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
         objective=objective, top=top, policy=policy_label(policy),
         known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
-        schedule=tuple(run.ran), solves=solves, options=options, recommendation=rec, detail=detail,
+        schedule=tuple(run.ran), planned=tuple(planned), solves=solves, options=options, recommendation=rec, detail=detail,
         layouts=tuple(layouts), time_limit=time_limit, timed_out=run.timed_out,
     )

@@ -138,16 +138,16 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
                                                progress=bar.update, time_limit=time_limit))
     def notes_and_files() -> None:
         if fmt != "table" and report.timed_out:
-            click.echo(_stopped(report, planned), err=True)  # the table's header says it; a csv has no place
+            click.echo(_stopped(report), err=True)  # the table's header says it; a csv has no place
         if detail is not None:
             save_csv(report.detail, detail, "--detail")
 
-    output_then(lambda: emit_report(report, fmt, lambda r: _print_table(r, planned)), notes_and_files)
+    output_then(lambda: emit_report(report, fmt, _print_table), notes_and_files)
 
 
-def _stopped(report, planned: list[tuple[int, int]]) -> str:
+def _stopped(report) -> str:
     """Where a time limit ended the rounds: part way through one, or after one."""
-    k = len(report.schedule)
+    k, planned = len(report.schedule), report.planned
     options, layouts = report.schedule[-1]
     where = "after" if layouts == planned[k - 1][1] else "in"
     said = f"time limit {report.time_limit:g} s reached {where} round {k} of {len(planned)}"
@@ -157,7 +157,7 @@ def _stopped(report, planned: list[tuple[int, int]]) -> str:
             f"{plural(layouts, 'layout')}")
 
 
-def _print_table(report, planned: list[tuple[int, int]]) -> None:
+def _print_table(report) -> None:
     d = report.to_dict()
     no_nest = not report.rules.nest_size  # nothing taken, nothing buried: trump is the only choice
     nest = "" if no_nest else f"nest {d['nest']}  |  "
@@ -171,7 +171,7 @@ def _print_table(report, planned: list[tuple[int, int]]) -> None:
     if d["constraints"] or d["known"]:
         line += "  |  given " + ", ".join([f"{k}: {v}" for k, v in d["known"].items()] + d["constraints"])
     if report.timed_out:
-        line += "  |  " + _stopped(report, planned)
+        line += "  |  " + _stopped(report)
     columns = [c for c in _TABLE if not (no_nest and c == "discard")]
     # one text, as hand's table
     echo_data("\n".join([head, line, "", format_table(rounded_records(report.top_options(), _DIGITS, columns)), "",

@@ -719,6 +719,9 @@ def test_time_limit_ends_the_rounds_and_keeps_every_solve_as_without_it(monkeypa
     doc = rep.to_dict()
     assert (doc["time_limit"], doc["timed_out"]) == (limit, True)
     assert doc["schedule"] == [{"options": n, "layouts": m} for n, m in ran]
+    # the rounds a run without the limit makes: the CLI's "round k of m" counts them
+    assert rep.planned == report.schedule == report.planned == ((8, 2), (4, 4), (2, 8))
+    assert doc["planned"] == [{"options": n, "layouts": m} for n, m in report.schedule]
 
 
 def test_time_limit_not_reached_gives_the_report_without_it(monkeypatch, report):
