@@ -390,7 +390,9 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
     then the searches stop and no new round starts, and a sample counts
     only with every trump solved (and every sample before it); with a limit
     a round is sized to a third of the time left at the rate so far, one
-    sample a thread at least, and the first round always runs whole).
+    sample a thread at least, but the first round is one sample and runs
+    whole, since a report needs one: the limit is overrun by that sample's
+    solves at most).
     Without either, the samples are dealt and solved in rounds of 10,000 at most, so a large run starts solving at once and holds one
     round's after-nest deals; no round changes a figure.
     ``seed`` None draws a fresh seed, reported in the result. ``known`` places
@@ -440,10 +442,12 @@ def analyze_hand(hand: Hand | str, rules: Rules | str, seat: str | int | None = 
             rate = done / elapsed if done > 0 and elapsed > 0 else 0.0
             # capped before int(): a limit no run reaches (inf, 1e308 s) fits the whole round
             fits = rate * (time_limit - elapsed) * TIME_SHARE if rate > 0 else 0.0
-            k = min(k, max(least, int(min(fits, k))))
+            # the first round is one sample, run whole: a report needs one, and
+            # a sample a thread (with 13-card hands, minutes) would overrun more
+            k = min(k, max(least, int(min(fits, k)))) if done else 1
             if precision is not None:
                 k = min(k, ROUND - done % ROUND)  # precision is judged every ROUND samples, as without a limit
-        # the first round runs whatever the limit; later ones stop at it
+        # the first round (one sample) runs whatever the limit; later ones stop at it
         deadline = None if time_limit is None or done == 0 else began + time_limit
         _run_round(sampler, seed, done, k, policy, dealer_i, threads, progress, res, deadline=deadline)
         if len(res.deals) < done + k:  # the limit stopped the round's searches

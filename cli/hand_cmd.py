@@ -44,7 +44,7 @@ _DIGITS = {"mean": 1, "se": 2, "best_share": 3, "policy_share": 3, "cost": 1, "p
 @click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
               help="Stop the searches once SECONDS have passed and report the samples solved with every "
-                   "trump (the first round, a sample a thread, runs whole). How many depends on the machine: "
+                   "trump (the first sample runs whole: a report needs one). How many depends on the machine: "
                    "the report says, and --samples that many with the same --seed gives the same figures.")
 @workers_option()
 @output_format(help="table: summaries for a reader; json: one document (hand, rules, samples, seed, trumps, "

@@ -262,10 +262,10 @@ def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(mon
     monkeypatch.setattr(hand_mod, "_run_round", timed_round)
     timed = analyze_hand(SMALL_HAND, SMALL, samples=10_000, seed=5, threads=2, time_limit=10)
     # a round is a third of the time left at the rate so far (2 samples a
-    # second), one sample a thread at least: at 0 s (no rate yet) 2, at 1 s
-    # 2 * 9 / 3 = 6, at 4 s 4, at 6 s 2 * 4 / 3 -> 2, then 2 (at 7, 8, 9 s); at
-    # 10 s the limit has passed and no round starts
-    assert rounds == [2, 6, 4, 2, 2, 2, 2]
+    # second), one sample a thread at least: at 0 s (no rate yet) one sample,
+    # at 0.5 s 2 * 9.5 / 3 -> 6, at 3.5 s 2 * 6.5 / 3 -> 4, at 5.5 s 3, at 7 s
+    # 2, then 2 (at 8 and 9 s); at 10 s the limit has passed and no round starts
+    assert rounds == [1, 6, 4, 3, 2, 2, 2]
     assert timed.samples == 20 and timed.timed_out is True and timed.time_limit == 10
     doc = timed.to_dict()
     assert (doc["time_limit"], doc["timed_out"]) == (10, True)
@@ -281,11 +281,11 @@ def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(mon
     assert capped.samples == 7 and capped.timed_out is False and sum(rounds) == 7
     assert capped.detail.equals(again.detail.iloc[:7])
     # a precision met first stops it where it would without the limit: it is
-    # judged on whole hundreds (not after the first round's 2 samples)
+    # judged on whole hundreds (not after the first round's one sample)
     rounds.clear()
     early = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, precision=50.0, time_limit=1e6)
     assert early.samples == 100 and early.settled is True and early.timed_out is False
-    assert rounds == [2, 98]
+    assert rounds == [1, 99]
 
 
 def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypatch):
@@ -297,10 +297,12 @@ def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypat
     clock = _FakeClock()
     real_batch = hand_mod.solve_batch
     deadlines = []
+    sizes = []
 
     def batch(played, trumps, *args, deadline=None, **kw):
         out = real_batch(played, trumps, *args, **kw)
         deadlines.append(deadline)
+        sizes.append(len(played) // len(SMALL.trumps))
         if deadline is not None:
             out[3 * len(SMALL.trumps) + 2] = UNSOLVED  # the fourth sample's third trump: past the limit
             out[5 * len(SMALL.trumps)] = UNSOLVED
@@ -310,11 +312,11 @@ def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypat
     monkeypatch.setattr(hand_mod, "time", clock)
     monkeypatch.setattr(hand_mod, "solve_batch", batch)
     timed = analyze_hand(SMALL_HAND, SMALL, samples=10_000, seed=5, threads=2, time_limit=10)
-    # the first round (2 samples, no rate yet) runs whatever the limit; the second (6) is cut after 3
-    assert deadlines == [None, 110.0]
-    assert timed.samples == 5 and timed.timed_out is True and len(timed.detail) == 5
+    # the first round (one sample, no rate yet) runs whatever the limit; the second (6) is cut after 3
+    assert deadlines == [None, 110.0] and sizes == [1, 6]
+    assert timed.samples == 4 and timed.timed_out is True and len(timed.detail) == 4
     monkeypatch.setattr(hand_mod, "solve_batch", real_batch)
-    again = analyze_hand(SMALL_HAND, SMALL, samples=5, seed=5)
+    again = analyze_hand(SMALL_HAND, SMALL, samples=4, seed=5)
     assert again.detail.equals(timed.detail) and again.bids.equals(timed.bids) and again.trumps.equals(timed.trumps)
 
 
@@ -338,7 +340,8 @@ def test_cli_time_limit(monkeypatch):
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
             "--time-limit", "30", "--precision", "0.01", "--format", "json")
     doc = json.loads(r.stdout)
-    assert (doc["samples"], doc["time_limit"], doc["timed_out"], doc["settled"]) == (2, 30.0, True, False)
+    # one sample whatever the threads: a sample a thread would overrun the limit more
+    assert (doc["samples"], doc["time_limit"], doc["timed_out"], doc["settled"]) == (1, 30.0, True, False)
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", "1000", "--seed", "4", "--workers", "2",
             "--time-limit", "30", "--precision", "0.01")
     assert "precision 0.01: NOT settled (the --time-limit stopped it)" in r.stdout.splitlines()[0]
