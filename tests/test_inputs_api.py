@@ -284,18 +284,23 @@ def _two_cards(deal, trump):
     return first, second
 
 
-def test_trick_as_text(small):
-    c1, c2 = _two_cards(small, "B")
-    one = solve(small, "B", "N", trick=[c1]).declarer_points
-    assert solve(small, "B", "N", trick=c1.rdn()).declarer_points == one
-    assert solve(small, "B", "N", trick=[c1.rdn()]).declarer_points == one
-    assert solve(small, "B", "N", trick=(c1,)).declarer_points == one
-    two = solve(small, "B", "N", trick=[c1, c2]).declarer_points
+def test_trick_as_text():
+    # a spot where the position, N's lead and E's reply each have a value of their own (on
+    # _two_cards' spot all three were 20: a trick read as nothing, or as its first card, passed)
+    deal = random_deal(SMALL, 9)
+    c1, c2 = Card.from_rdn("G10"), Card.from_rdn("R10")  # N leads (W deals); E, void in green, discards
+    none = solve(deal, "B", "N").declarer_points
+    one = solve(deal, "B", "N", trick=[c1]).declarer_points
+    two = solve(deal, "B", "N", trick=[c1, c2]).declarer_points
+    assert len({none, one, two}) == 3, (none, one, two)
+    assert solve(deal, "B", "N", trick=c1.rdn()).declarer_points == one
+    assert solve(deal, "B", "N", trick=[c1.rdn()]).declarer_points == one
+    assert solve(deal, "B", "N", trick=(c1,)).declarer_points == one
     for text in (f"{c1.rdn()} {c2.rdn()}", f"{c1.rdn()},{c2.rdn()}", f" {c1.rdn()} , {c2.rdn()} "):
-        assert solve(small, "B", "N", trick=text).declarer_points == two
-    assert card_values(small, "B", "N", trick=c1.rdn()) == card_values(small, "B", "N", trick=[c1])
-    assert solve(small, "B", "N", trick="").declarer_points == solve(small, "B", "N").declarer_points
-    assert solve(small, "B", "N", trick=None).declarer_points == solve(small, "B", "N").declarer_points
+        assert solve(deal, "B", "N", trick=text).declarer_points == two
+    assert card_values(deal, "B", "N", trick=c1.rdn()) == card_values(deal, "B", "N", trick=[c1])
+    assert solve(deal, "B", "N", trick="").declarer_points == none
+    assert solve(deal, "B", "N", trick=None).declarer_points == none
 
 
 def test_bad_tricks_are_refused(small):
