@@ -71,6 +71,9 @@ def test_default_dealer_gives_the_solvers_default_leader():
     rnd.discard(list(rnd.hands[rnd.declarer])[:rnd.rules.nest_size])
     assert rnd.leader == 0  # hasbro: left of the dealer W
     pos = rnd.position()
+    # the seat the solver puts on lead is the engine's: the cards it values are that seat's (the
+    # values alone could not tell: here S on lead gives the 10 that N does)
+    assert set(card_values(pos.deal, "B", "E")) == set(pos.deal.hands[rnd.leader])
     assert solve(pos.deal, "B", "E").declarer_points == \
         solve(pos.deal, "B", "E", leader=rnd.leader).declarer_points
 
