@@ -16,20 +16,26 @@ def test_shown_writes_what_repr_cannot():
     assert shown(7) == "7"
 
 
-@pytest.mark.parametrize("call", [
-    lambda: Card("B", HUGE), lambda: Card.from_index(HUGE), lambda: Hand(HUGE), lambda: Hand(-HUGE),
-    lambda: Rules.preset("hasbro").card_points(HUGE), lambda: Rules.preset("hasbro").seat_index(HUGE),
-    lambda: Rules.preset(HUGE), lambda: Rules.preset("hasbro").check_trump(HUGE),
-    lambda: random_deal("hasbro", -HUGE), lambda: random_deal("hasbro", 1).hand(HUGE),
-    lambda: Rules.preset("hasbro").with_knobs(target=HUGE),
-    lambda: Rules.preset("hasbro").with_knobs(nest_size=HUGE),
-    lambda: Rules.preset("hasbro").with_knobs(numbers=(5, HUGE)),
-    lambda: Rules.preset("hasbro").with_knobs(most_tricks=(HUGE, 1)),
+INT = "an int of about 5,000 digits"  # how shown() writes HUGE
+TUPLE = "a tuple that cannot be written out"
+
+
+@pytest.mark.parametrize("call, quoted", [
+    (lambda: Card("B", HUGE), INT), (lambda: Card.from_index(HUGE), INT),
+    (lambda: Hand(HUGE), f"{HUGE:#x}"[:40]), (lambda: Hand(-HUGE), f"{-HUGE:#x}"[:40]),  # a mask: in hex, cut short
+    (lambda: Rules.preset("hasbro").card_points(HUGE), INT), (lambda: Rules.preset("hasbro").seat_index(HUGE), INT),
+    (lambda: Rules.preset(HUGE), INT), (lambda: Rules.preset("hasbro").check_trump(HUGE), INT),
+    (lambda: random_deal("hasbro", -HUGE), INT), (lambda: random_deal("hasbro", 1).hand(HUGE), INT),
+    (lambda: Rules.preset("hasbro").with_knobs(target=HUGE), INT),
+    (lambda: Rules.preset("hasbro").with_knobs(nest_size=HUGE), INT),
+    (lambda: Rules.preset("hasbro").with_knobs(numbers=(5, HUGE)), TUPLE),
+    (lambda: Rules.preset("hasbro").with_knobs(most_tricks=(HUGE, 1)), TUPLE),
 ])
-def test_huge_ints_are_refused_with_a_short_message(call):
+def test_huge_ints_are_refused_with_a_short_message(call, quoted):
     with pytest.raises(RookError) as e:
         call()
     assert len(str(e.value)) < 400
+    assert quoted in str(e.value)  # the argument quoted (cut short), as the module's docstring says
 
 
 def test_knobs_take_numpy_arrays_and_bools_as_they_take_lists_and_bools():
