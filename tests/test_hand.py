@@ -575,6 +575,31 @@ def test_cli_json_and_csv():
     assert json.loads(r3.stdout) == doc
 
 
+@pytest.mark.parametrize("rules, options, seat, dealer, leader", [
+    (SMALL, ["--seat", "s"], "S", "W", "N"),  # W deals by default: N, left of it, leads (the declarer's partner)
+    (SMALL, ["--dealer", "n"], "N", "N", "E"),  # N declares by default: E, an opponent left of dealer N, leads
+    (SMALL, ["--seat", "E", "--dealer", "N"], "E", "N", "E"),  # the declarer sits left of the dealer: it leads
+    # full's rule (first_lead=declarer): the declarer leads wherever the dealer sits
+    (Rules.from_spec(SMALL.spec() + ",first_lead=declarer"), ["--seat", "S", "--dealer", "N"], "S", "N", "S"),
+], ids=["seat", "dealer", "both", "declarer_leads"])
+def test_cli_seat_and_dealer_reach_the_analysis(rules, options, seat, dealer, leader):
+    args = ["hand", SMALL_HAND, "--rules", rules.spec(), "--samples", "8", "--seed", "2", *options]
+    r = run(*args, "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert (doc["seat"], doc["dealer"], doc["leader"]) == (seat, dealer, leader)
+    # the figures are the library's for that seat, dealer and seed, not those of the default seats (N, W)
+    lib = analyze_hand(SMALL_HAND, rules, seat=seat, dealer=dealer, samples=8, seed=2)
+    assert doc == json.loads(json.dumps(lib.to_dict()))
+    default = analyze_hand(SMALL_HAND, rules, samples=8, seed=2)
+    assert (default.seat, default.dealer) == ("N", "W")
+    assert list(lib.trumps["mean"]) != list(default.trumps["mean"])
+    # the table's header says who declares, deals and leads
+    table = run(*args)
+    assert table.exit_code == 0, table.output
+    assert f"  |  {seat} declares, {dealer} deals, {leader} leads  |  " in table.stdout.splitlines()[0]
+
+
 def test_cli_table_and_plot(tmp_path):
     png, svg = tmp_path / "curve.png", tmp_path / "curve.svg"
     r = run("hand", *SMALL_HAND.split(), "--rules", SMALL.spec(), "--samples", "6", "--seed", "1",
@@ -733,6 +758,8 @@ def test_cli_detail_saves_every_sample_as_csv(tmp_path, monkeypatch):
     ([SMALL_HAND, "--rules", SMALL.spec(), "--detail", "x" * 300 + "/y.csv"], "--detail: detail file 'xxx"),
     ([SMALL_HAND, "--rules", "bridge"], "have no bidding"),
     ([SMALL_HAND, "--rules", SMALL.spec(), "--time-limit", "0"], "--time-limit"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--seat", "Q"], "Error: --seat: seat 'Q': choose one of N E S W"),
+    ([SMALL_HAND, "--rules", SMALL.spec(), "--dealer", "P1"], "Error: --dealer: seat 'P1': choose one of N E S W"),
     (["--rules", SMALL.spec()], "no HAND"),
     (["--rules", "hasbro,bird=none"], "e.g. 'B14 B13 ...'"),   # no Rook in the example where the deck has none
 ])

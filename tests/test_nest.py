@@ -310,6 +310,51 @@ def test_objective_p_make_ranks_by_p_make():
     assert max(mean[d] for d in dropped) > min(mean[k] for k in kept)  # by mean points it would go the other way
 
 
+# a spot where the expected score and the mean points pick different options: on the first 4 layouts
+# G with B9 B5 R8 R5 Y9 and G with B13 B9 B5 R8 R5 both take 56.25 points, but the first makes 55
+# three times (a score of 33.75) and the second twice (5.0)
+SCORE_SPOT = dict(hand="Y9 R5 B9 B13 Y13", nest="G12 G10 B5 G8 R8", rules=SMALL, bid=55, samples=8, seed=3,
+                  candidates=8)
+
+
+def _scores(points, bid):
+    # the declaring side's own score per layout (README): its points if it makes the bid, else minus the bid
+    return np.where(np.asarray(points) >= bid, points, -bid)
+
+
+def test_objective_score_ranks_by_the_expected_score():
+    rep = analyze_nest(**SCORE_SPOT, objective="score", margin=0)
+    opts = rep.options
+    for rank in range(1, len(opts) + 1):
+        assert opts.iloc[rank - 1]["score"] == pytest.approx(_scores(_points(rep, rank), 55).mean()), rank
+    # the recommendation is the finalist with the best score, by more than a tie
+    finalists = opts[opts["samples"] == 8]
+    assert len(finalists) == 2 and opts.iloc[0]["score"] == finalists["score"].max() > finalists["score"].min()
+    rec = rep.recommendation
+    assert not rec.policy and (rec.trump, rec.discard.rdn()) == ("G", "B9 B5 R8 R5 Y9")
+    # the round of 4 layouts kept the option with the better score there (the policy's choice stays
+    # as the yardstick), where by mean points an option it dropped measured as well
+    in4 = [r for r in range(1, len(opts) + 1) if opts.iloc[r - 1]["samples"] >= 4]
+    first4 = {r: _scores(_points(rep, r)[:4], 55).mean() for r in in4}
+    kept = [r for r in in4 if opts.iloc[r - 1]["samples"] == 8 and not opts.iloc[r - 1]["policy"]]
+    dropped = [r for r in in4 if opts.iloc[r - 1]["samples"] == 4]
+    assert kept and dropped and all(first4[k] > first4[d] for k in kept for d in dropped), first4
+    assert max(_points(rep, d)[:4].mean() for d in dropped) >= min(_points(rep, k)[:4].mean() for k in kept)
+    # its lead over the policy's choice is in score: the mean of the paired score differences
+    pol = int(opts[opts["policy"]].iloc[0]["rank"])
+    diff = _scores(_points(rep, 1), 55) - _scores(_points(rep, pol), 55)
+    assert rec.lead == pytest.approx(diff.mean()) and rec.lead_se == pytest.approx(diff.std(ddof=1) / math.sqrt(8))
+    assert rec.lead != pytest.approx((_points(rep, 1) - _points(rep, pol)).mean())  # not the lead in points
+    # by mean points the same layouts give another option
+    by_mean = analyze_nest(**SCORE_SPOT, objective="mean", margin=0).recommendation
+    assert (by_mean.trump, by_mean.discard) != (rec.trump, rec.discard)
+    # at the default margin (1 se) that lead is too small: the policy's choice is kept, the best by score named
+    kept = analyze_nest(**SCORE_SPOT, objective="score").recommendation
+    assert kept.policy and (kept.best_trump, kept.best_discard) == (rec.trump, rec.discard)
+    assert (kept.lead, kept.lead_se) == (rec.lead, rec.lead_se) and 0 < kept.lead < kept.lead_se
+    assert f"measured {rec.lead:.1f} +- {rec.lead_se:.1f} better, under 1 se" in kept.text()
+
+
 def test_without_a_nest_only_trump_is_chosen():
     rules = Rules.from_spec("hasbro,hand_size=5,nest_size=0")
     rep = analyze_nest(HAND, "", rules, samples=2, seed=1)
@@ -584,6 +629,39 @@ def test_cli_objective_is_read_in_any_case():
                "--objective", "P_Make", "--format", "json")
     assert res.exit_code == 0, res.stderr
     assert json.loads(res.stdout)["objective"] == "p_make"
+
+
+def test_cli_objective_score_ranks_by_the_expected_score(tmp_path):
+    """--objective score with --bid: each option's score is the mean over its
+    layouts of its points where they make the bid, else minus the bid (from
+    --detail's rows), and the recommendation is the finalist that scores best."""
+    path = tmp_path / "solves.csv"
+    spot = SCORE_SPOT
+    res = _cli("--hand", spot["hand"], "--nest", spot["nest"], "--bid", "55", "--samples", "8", "--seed", "3",
+               "--candidates", "8", "--top", "8", "--objective", "score", "--margin", "0", "--format", "json",
+               "--detail", str(path))
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["objective"] == "score" and doc["bid"] == 55
+    rows = pd.read_csv(path)
+    assert len(doc["options"]) == 8 and len(rows) == doc["solves"]
+    for opt in doc["options"]:
+        mine = rows[(rows["trump"] == opt["trump"]) & (rows["discard"] == " ".join(opt["discard"]))]
+        assert len(mine) == opt["samples"]
+        assert opt["score"] == pytest.approx(_scores(mine["points"], 55).mean()), opt
+    finalists = [o for o in doc["options"] if o["samples"] == 8]
+    best = max(o["score"] for o in finalists)
+    assert doc["options"][0]["score"] == best > min(o["score"] for o in finalists)
+    rec = doc["recommendation"]
+    assert (rec["trump"], rec["discard"]) == (doc["options"][0]["trump"], doc["options"][0]["discard"])
+    assert not rec["policy"] and rec["lead_over_policy"] == pytest.approx(
+        best - next(o["score"] for o in doc["options"] if o["policy"]))
+    lib = analyze_nest(**spot, objective="score", margin=0, top=8)
+    assert doc == json.loads(json.dumps(lib.to_dict()))
+    table = _cli("--hand", spot["hand"], "--nest", spot["nest"], "--bid", "55", "--samples", "8", "--seed", "3",
+                 "--candidates", "8", "--objective", "score", "--margin", "0")
+    assert table.exit_code == 0, table.output
+    assert ", best by score" in table.stdout.splitlines()[1]
 
 
 def test_cli_csv_has_the_same_columns_with_or_without_a_bid():

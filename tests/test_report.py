@@ -341,6 +341,70 @@ def test_best_target_is_an_upper_bound(dataset):
     assert all(b[f"make_{x}"] >= p[f"make_{x}"] for x in range(70, 121, 5))
 
 
+def _json_report(dataset, *args):
+    r = run_cli("report", str(dataset), "--format", "json", *args)
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    return json.loads(r.stdout)
+
+
+def test_cli_target_best_reports_the_best_trumps_points(dataset):
+    """--target best (README, --help): the hand count is fitted on the best
+    trump's points in hindsight and every points figure is theirs, where the
+    default is the policy's trump; the trump-choice statistics weigh both
+    trumps whatever the target, so they stay as they were."""
+    frame = load_frame(dataset)
+    policy, best = _json_report(dataset), _json_report(dataset, "--target", "best")
+    assert _json_report(dataset, "--target", "policy") == policy  # the default, named
+    assert _json_report(dataset, "--target", "BEST") == best  # read in any case, as --format is
+    for doc, col in ((policy, "policy_points"), (best, "best_points")):
+        assert doc["dataset"]["target"] == doc["count"]["target"] == col
+        assert doc["count"]["formula"] == fit_count(frame, col).formula()
+        every = [x for x in doc["bid_success"] if x["bucket"] == "all hands"][0]
+        assert every["mean_points"] == pytest.approx(frame[col].mean())
+        for b in doc["bids"]:
+            assert every[f"make_{b}"] == pytest.approx((frame[col] >= b).mean()), (col, b)
+        for row in doc["positions"]:
+            assert row["mean_points"] == pytest.approx(frame.loc[frame["position"] == row["position"], col].mean())
+        assert sum(row["rows"] * row["mean_points"] for row in doc["trump_length"]) == pytest.approx(frame[col].sum())
+    # the two columns differ in this dataset (else any target would pass the checks above)
+    assert best["count"]["formula"] != policy["count"]["formula"]
+    assert best["bid_success"] != policy["bid_success"] and best["positions"] != policy["positions"]
+    assert best["trump_choice"] == policy["trump_choice"]
+    # csv: the same target and figures, one a line
+    r = run_cli("report", str(dataset), "--target", "best", "--format", "csv")
+    assert r.exit_code == 0, r.output
+    value = {(x["section"], x["row"], x["column"]): x["value"] for x in csv.DictReader(io.StringIO(r.stdout))}
+    assert value["dataset", "", "target"] == value["count", "", "target"] == "best_points"
+    assert value["count", "", "formula"] == best["count"]["formula"]
+    every = [x for x in best["bid_success"] if x["bucket"] == "all hands"][0]
+    for b in best["bids"]:
+        assert float(value["bid_success", "all hands", f"make_{b}"]) == pytest.approx(every[f"make_{b}"]), b
+
+
+def test_cli_target_best_says_so_in_the_table(dataset):
+    best = _json_report(dataset, "--target", "best")
+    text = run_cli("report", str(dataset), "--target", "best").stdout
+    default = run_cli("report", str(dataset)).stdout
+    assert "Points: the declaring side's double-dummy points with the best trump in hindsight" in text
+    assert "with the trump the nest policy names" in default and "hindsight" not in default
+    assert f"\n  {best['count']['formula']}\n" in text
+    # the chances are the best trump's, as the json has them
+    every = [x for x in best["bid_success"] if x["bucket"] == "all hands"][0]
+    line = next(ln for ln in text.splitlines() if ln.startswith("all hands"))
+    assert [int(v) for v in line.split()[-len(best["bids"]):]] == [round(100 * every[f"make_{b}"])
+                                                                   for b in best["bids"]]
+    assert line != next(ln for ln in default.splitlines() if ln.startswith("all hands"))
+
+
+@pytest.mark.parametrize("value", ["hindsight", "", "best_points"])  # the column's name is no target either
+def test_cli_bad_target_is_one_line_exit_2(dataset, value):
+    r = run_cli("report", str(dataset), "--target", value)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("Error: Invalid value for '--target': ")
+    assert f"'{value}' is not one of 'best', 'policy'" in r.stderr
+
+
 def test_cli_formats(dataset):
     r = run_cli("report", str(dataset))
     assert r.exit_code == 0, r.output
