@@ -592,7 +592,9 @@ class NestRecommendation:
         """The lead over the policy's choice with its standard error, in the objective's units."""
         if self.objective == "p_make":  # a difference of probabilities: 0.083 +- 0.149 is not 0.1 +- 0.1
             return f"P(make) {self.lead:.3f} +- {_fmt(self.lead_se, 3)}"
-        return f"{self.lead:.1f} +- {_fmt(self.lead_se)}"
+        # a score is not the points beside it (the gap to the runner-up stays in points): name it
+        prefix = "score " if self.objective == "score" else ""
+        return f"{prefix}{self.lead:.1f} +- {_fmt(self.lead_se)}"
 
     def text(self) -> str:
         """The advice in words, as the ``nest`` command prints it: the option

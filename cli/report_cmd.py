@@ -59,7 +59,7 @@ def report(directory: str, fmt: str, plot: str | None, target: str, buckets: int
 
     if plot is not None:
         checked(check_plot_path, plot, what="--plot")
-    rep = build_report(directory, target=target.lower(), buckets=buckets)
+    rep = build_report(directory, target=target, buckets=buckets)
     fmt = fmt.lower()
 
     def output() -> None:

@@ -352,7 +352,8 @@ def test_objective_score_ranks_by_the_expected_score():
     kept = analyze_nest(**SCORE_SPOT, objective="score").recommendation
     assert kept.policy and (kept.best_trump, kept.best_discard) == (rec.trump, rec.discard)
     assert (kept.lead, kept.lead_se) == (rec.lead, rec.lead_se) and 0 < kept.lead < kept.lead_se
-    assert f"measured {rec.lead:.1f} +- {rec.lead_se:.1f} better, under 1 se" in kept.text()
+    # named a score: beside it the gap to the runner-up is in points
+    assert f"measured score {rec.lead:.1f} +- {rec.lead_se:.1f} better, under 1 se" in kept.text()
 
 
 def test_without_a_nest_only_trump_is_chosen():
