@@ -286,6 +286,13 @@ def test_time_limit_sizes_rounds_to_the_time_left_and_keeps_the_same_samples(mon
     early = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, precision=50.0, time_limit=1e6)
     assert early.samples == 100 and early.settled is True and early.timed_out is False
     assert rounds == [1, 99]
+    # and rounds the limit shrinks (1, 6, 4, ...) are no hundred: a precision that 7 samples
+    # would meet does not stop the run there, the limit does (at 20 samples)
+    rounds.clear()
+    clock.now = 100.0
+    loose = analyze_hand(SMALL_HAND, SMALL, samples=300, seed=5, threads=2, precision=50.0, time_limit=10)
+    assert rounds == [1, 6, 4, 3, 2, 2, 2]
+    assert loose.samples == 20 and loose.timed_out is True
 
 
 def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypatch):
@@ -318,6 +325,14 @@ def test_time_limit_stops_a_round_part_way_and_keeps_its_whole_samples(monkeypat
     monkeypatch.setattr(hand_mod, "solve_batch", real_batch)
     again = analyze_hand(SMALL_HAND, SMALL, samples=4, seed=5)
     assert again.detail.equals(timed.detail) and again.bids.equals(timed.bids) and again.trumps.equals(timed.trumps)
+
+
+def test_a_time_limit_passed_before_the_first_sample_still_solves_one():
+    # README: the first round is one sample and runs whole, since a report needs one; a limit
+    # that has passed by the time sampling starts ends the run after it, never before it
+    r = analyze_hand(SMALL_HAND, SMALL, samples=50, seed=5, time_limit=1e-9)
+    assert r.samples == 1 and r.timed_out is True and len(r.detail) == 1
+    assert r.detail.equals(analyze_hand(SMALL_HAND, SMALL, samples=1, seed=5).detail)
 
 
 def test_cli_time_limit(monkeypatch):
@@ -495,6 +510,13 @@ def test_settled_judges_each_deciding_bid_by_both_tests():
     half = (0.8, 1.0, 0.6, 0.9, -7.0, 9.0, 4.0)
     assert not settled(SMALL, _bids({45: half, 50: p_below}), rec, 1.0, clear_b)
     assert settled(SMALL, _bids({45: half, 50: p_below}), rec, 4.0, clear_b)  # but pinned within 4
+    # P(make) at the bid above 0.5 but its interval reaching below it: not decided by the point
+    # estimate (ev clear above 0 does not make up for it), only within the precision
+    p_open = (0.6, 10.0, 0.4, 0.75, 2.0, 18.0, 4.0)
+    assert not settled(SMALL, _bids({45: p_open, 50: p_below}), rec, 1.0, clear_b)
+    assert settled(SMALL, _bids({45: p_open, 50: p_below}), rec, 4.0, clear_b)
+    # one sample has no standard error: the trump cannot be judged, however clear the bid
+    assert not settled(SMALL, _bids({45: clear_pass, 50: p_below}), rec, 1e9, clear_b[:1])
     # the next level up open: not settled, whatever the bid's own row says
     assert not settled(SMALL, _bids({45: clear_pass, 50: unclear}), rec, 1.0, clear_b)
     # an open level further up does not count
@@ -598,6 +620,23 @@ def test_cli_seat_and_dealer_reach_the_analysis(rules, options, seat, dealer, le
     table = run(*args)
     assert table.exit_code == 0, table.output
     assert f"  |  {seat} declares, {dealer} deals, {leader} leads  |  " in table.stdout.splitlines()[0]
+
+
+def test_the_csv_recommendation_row_carries_the_bid_and_trump():
+    # the csv's recommendation row is the json's recommendation: its bid (empty for a pass) and trump
+    import pandas as pd
+
+    strong = analyze_hand("Rook B14 B13 B12 B10", SMALL, samples=20, seed=5)
+    assert strong.recommendation.bid is not None
+    for rep in (strong, analyze_hand(WEAK, WEAK_RULES, samples=10, seed=1)):
+        row = rep.to_frame().iloc[-1]
+        assert row["section"] == "recommendation" and row["trump"] == rep.recommendation.trump
+        assert (pd.isna(row["bid"]) if rep.recommendation.bid is None else row["bid"] == rep.recommendation.bid)
+    r = run("hand", "Rook B14 B13 B12 B10", "--rules", SMALL.spec(), "--samples", "20", "--seed", "5",
+            "--format", "csv")
+    assert r.exit_code == 0, r.output
+    last = list(csv.DictReader(io.StringIO(r.stdout)))[-1]
+    assert last["section"] == "recommendation" and int(last["bid"]) == strong.recommendation.bid
 
 
 def test_cli_table_and_plot(tmp_path):
@@ -855,17 +894,32 @@ def test_long_hands_are_announced_before_the_wait(monkeypatch):
     assert short.exit_code == 2 and "stopped before solving" in short.stderr and "note:" not in short.stderr
 
 
+def test_cli_passes_the_dealer_known_cards_and_constraints_to_the_advisor():
+    # --dealer, --known and --constraint reach analyze_hand: the report is the library's with them
+    r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--seat", "E", "--dealer", "N", "--known", "W:B13",
+            "--constraint", "S:R>=1", "--samples", "6", "--seed", "4", "--format", "json")
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert (doc["dealer"], doc["leader"]) == ("N", "E")
+    assert doc["known"] == {"W": "B13"} and doc["constraints"] == ["S:R>=1"]
+    lib = analyze_hand(SMALL_HAND, SMALL, seat="E", dealer="N", known=["W:B13"], constraints=["S:R>=1"],
+                       samples=6, seed=4)
+    assert doc == json.loads(json.dumps(lib.to_dict()))
+    assert all("B13" in deal.split("/")[3] for deal in lib.detail["deal"])  # W's hand, as dealt
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
 @pytest.mark.parametrize("samples, seed, precision, said", [
     ("300", "5", "50", "recommendation settled (--precision 50) after 100 samples: --samples 100 --seed 5 "
                        "repeats this report"),
     ("30", "3", "0.5", "recommendation not settled at --precision 0.5: the --samples cap stopped the run after "
                        "30 samples"),
 ])
-def test_cli_csv_says_on_standard_error_how_the_precision_ended(samples, seed, precision, said):
+def test_cli_csv_and_json_say_on_standard_error_how_the_precision_ended(samples, seed, precision, said, fmt):
     # a csv has no settled field: a precision that stopped the run early, or one the
-    # --samples cap kept from being reached, is said on standard error
+    # --samples cap kept from being reached, is said on standard error (README: with json too)
     r = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", samples, "--seed", seed,
-            "--precision", precision, "--format", "csv")
+            "--precision", precision, "--format", fmt)
     assert r.exit_code == 0, r.output
     assert r.stderr.strip().splitlines()[-1] == said
     plain = run("hand", SMALL_HAND, "--rules", SMALL.spec(), "--samples", samples, "--seed", seed, "--format", "csv")
