@@ -219,6 +219,24 @@ def test_quick_best_is_never_pruned():
         assert top in mine
 
 
+def test_a_cut_pool_keeps_each_trumps_quick_best_after_the_policys_discards():
+    """The module docstring's order when the pool is cut: the policy's choice,
+    its discards for the other trumps, then each trump's top-ranked discard by
+    the quick estimate, and only then the rest by it. Eight places hold the
+    four policy discards and the four quick bests, whatever the rest score
+    (here B's other discards score above Y's and G's best)."""
+    hand, nest = "B13 B10 R13 R12 Y13", "B11 B7 R5 G13 G12"
+    cards = Hand.from_rdn(hand) | Hand.from_rdn(nest)
+    cands = nest_candidates(hand, nest, SMALL, limit=8)
+    assert len(cands) == 8
+    for trump in "BRYG":
+        side = [c for c in cards if c.color not in (None, trump)]
+        every = np.array([sum(c.bit for c in combo) for combo in itertools.combinations(side, 5)], np.uint64)
+        best = quick_scores(cards, trump, SMALL, every).max()  # the top-ranked (of equals, any one)
+        assert max(c.quick for c in cands if c.trump == trump) == pytest.approx(best), trump
+        assert any(c.discard == DEFAULT_POLICY.discard(cards, trump, SMALL) for c in cands if c.trump == trump)
+
+
 def test_equivalent_discards_play_alike():
     """Burying one card of a run the others cannot split, or another, gives the
     same double-dummy points: the reason equivalent discards are one option."""
@@ -434,6 +452,35 @@ def test_cli_detail_saves_every_solve_as_csv(tmp_path):
     assert bad.exit_code == 2 and "must end in .csv" in bad.stderr and not (tmp_path / "solves.txt").exists()
 
 
+def test_known_cards_and_constraints_shape_every_layout_and_are_reported():
+    """--known and --constraint narrow the layouts as in hand (README): every
+    layout the options are solved on has them, the library's and the command's
+    alike, and the report names them."""
+    known, rule = Hand.from_rdn("B13"), "W:R>=2"
+    rep = analyze_nest(HAND, NEST, SMALL, samples=4, seed=SEED, candidates=2, known={"E": "B13"},
+                       constraints=[rule])
+    assert len(rep.layouts) == 4
+    for deal in rep.layouts:
+        assert deal.hands[1].mask & known.mask and deal.hands[3].count("R") >= 2, deal.rdn()
+    doc = rep.to_dict()
+    assert doc["known"] == {"E": "B13"} and doc["constraints"] == [rule]
+    res = _cli("--hand", HAND, "--nest", NEST, "--samples", "4", "--seed", str(SEED), "--candidates", "2",
+               "--known", "E:B13", "--constraint", rule, "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout) == json.loads(json.dumps(doc))
+
+
+def test_cli_passes_the_margin_and_the_trumps_to_the_advisor():
+    """--margin and --trump reach analyze_nest: the report is the library's with them."""
+    res = _cli("--hand", HAND, "--nest", NEST, "--samples", "4", "--seed", str(SEED), "--candidates", "4",
+               "--trump", "R", "--trump", "G", "--margin", "0", "--format", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["recommendation"]["margin"] == 0 and {o["trump"] for o in doc["options"]} == {"R", "G"}
+    lib = analyze_nest(HAND, NEST, SMALL, samples=4, seed=SEED, candidates=4, trumps=["R", "G"], margin=0)
+    assert doc == json.loads(json.dumps(lib.to_dict()))
+
+
 def test_cli_json_without_bid_keeps_p_make_as_null():
     """CONTRACT.md's json options are {trump, discard, mean, se, p_make}: with
     no --bid there is nothing to make, so p_make is null, never missing."""
@@ -512,6 +559,11 @@ def test_last_trick_pool_weighs_keeping_the_counters_too():
     assert [c.discard for c in protect] == [Hand.from_rdn("R9 R8 R7 Y6 G6")]
     assert DEFAULT_POLICY.discard(cards, "B", SMALL, protect_counters=True) == protect[0].discard
     assert any("choice" in c.sources and c.discard == choice.discard for c in cands)
+    # and the discard that buries the losing counters first, as under nest_to=declarer (`bury`)
+    declarer = SMALL.with_knobs(nest_to="declarer", hand_size=SMALL.hand_size)
+    for trump in "BRYG":
+        bury = DEFAULT_POLICY.discard(cards, trump, declarer)
+        assert any("bury" in c.sources and c.discard == bury for c in cands if c.trump == trump), trump
 
 
 def test_the_policy_choice_is_the_yardstick(report):
@@ -772,6 +824,8 @@ _LIMIT_ARGS = dict(seat="E", dealer="N", bid=60, samples=8, seed=SEED, top=4, ca
     (4, ((8, 2), (4, 4)), 4),
     # round 3 starts (t=4) but its first layout would end past the limit: as if it never started
     (4.5, ((8, 2), (4, 4)), 4),
+    # so too round 2 (t=2, its first layout ending at t=3): the first round's 8 options stay, none dropped
+    (2.5, ((8, 2),), 8),
 ])
 def test_time_limit_ends_the_rounds_and_keeps_every_solve_as_without_it(monkeypatch, report, limit, ran, finalists):
     clock = _timed(monkeypatch)
@@ -797,6 +851,7 @@ def test_time_limit_ends_the_rounds_and_keeps_every_solve_as_without_it(monkeypa
     assert opts["policy"][:finalists].any()
     doc = rep.to_dict()
     assert (doc["time_limit"], doc["timed_out"]) == (limit, True)
+    assert doc["solves"] == rep.solves < planned_solves(rep.planned)  # the solves run, not those planned
     assert doc["schedule"] == [{"options": n, "layouts": m} for n, m in ran]
     # the rounds a run without the limit makes: the CLI's "round k of m" counts them
     assert rep.planned == report.schedule == report.planned == ((8, 2), (4, 4), (2, 8))
