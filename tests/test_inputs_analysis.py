@@ -626,6 +626,20 @@ def test_a_policys_bad_answer_is_an_error_in_both_advisors(policy, quoted):
         analyze_nest(HAND, NEST, TINY, samples=2, seed=1, candidates=3, policy=policy)
 
 
+class _Subclassed(HeuristicPolicy):
+    """The heuristic's own class, subclassed: its answers may differ from the heuristic's."""
+
+    def discard(self, cards, trump, rules, **kw):
+        return Hand.from_rdn("B5 B6 B7 B8 B9")
+
+
+def test_a_subclass_of_the_heuristic_has_its_answers_checked_too():
+    # only the heuristic itself goes unchecked (check_policy: "a subclass may answer otherwise"):
+    # a subclass's bad discard is named as the policy's, not a bare error from take_nest
+    with raises(IllegalActionError, "policy 'mine': discard() gave", "the declarer holds only"):
+        analyze_hand(HAND, BID_RULES, samples=2, seed=1, policy=_Subclassed(name="mine"))
+
+
 def test_a_policys_answers_as_text_or_any_case_are_taken_as_the_heuristics():
     mine = _Answers(trump=lambda c, r: HeuristicPolicy().trump(c, r).lower(),
                     discard=lambda c, t, r: _heuristic_discard(c, t, r).rdn())
