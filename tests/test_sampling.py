@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rook_analyze.analysis.sampling import Constraint, DealSampler, feature_value, parse_known
+from rook_analyze.analysis.sampling import PILOT_HITS, Constraint, DealSampler, feature_value, parse_known
 from rook_analyze.solver import (ConstraintError, DealError, DuplicateCardError, Hand, InvalidCardError, Rules,
                                   RulesError)
 
@@ -367,6 +367,12 @@ def test_exact_dealer_counts_the_deals_that_meet_the_constraints():
     s = DealSampler(HASBRO, "N", REDS, constraints=["E:B>=8"])
     s.deal(0, 1)
     assert s._exact is not None  # about 1 deal in 28,000: too rare to reject
+    # ones the pilot meets PILOT_HITS times are rejected, not dealt exactly (module docstring):
+    # about 1 deal in 80 and in 1,000, each met 16 times within the pilot's 200,000 tries
+    for rule in ("E:B>=6", "E:B>=7"):
+        common = DealSampler(HASBRO, "N", REDS, constraints=[rule])
+        common.deal(0, 1)
+        assert common._exact is None and common._pilot[0] >= PILOT_HITS, rule
     rest = factorial(23) // (factorial(9) * factorial(9) * factorial(5))
     assert s._exact.deals == (comb(10, 8) * comb(22, 1) + comb(10, 9)) * rest
 
