@@ -198,6 +198,7 @@ def test_report_tables_agree_with_the_data(dataset):
     every = table[table["bucket"] == "all hands"].iloc[0]
     for b in rep.bids:
         assert every[f"make_{b}"] == pytest.approx((frame["policy_points"] >= b).mean())
+    assert every["mean_count"] == pytest.approx(rep.count.predict(frame).mean())
     buckets = table[table["bucket"] != "all hands"]
     assert buckets["rows"].sum() == len(frame)
     # each bucket is the rows its label names, by the count the report prints
@@ -356,6 +357,7 @@ def test_cli_target_best_reports_the_best_trumps_points(dataset):
     policy, best = _json_report(dataset), _json_report(dataset, "--target", "best")
     assert _json_report(dataset, "--target", "policy") == policy  # the default, named
     assert _json_report(dataset, "--target", "BEST") == best  # read in any case, as --format is
+    assert best == json.loads(json.dumps(build_report(dataset, target="best").to_dict()))  # the library's
     for doc, col in ((policy, "policy_points"), (best, "best_points")):
         assert doc["dataset"]["target"] == doc["count"]["target"] == col
         assert doc["count"]["formula"] == fit_count(frame, col).formula()
@@ -756,6 +758,9 @@ def test_the_deals_a_count_needs_are_what_the_note_says(tmp_path):
     assert part.count is None and "finish this run (4 deals planned)" in part.count_note
     r = run_cli("report", str(tmp_path / "part"))
     assert r.exit_code == 0 and "INCOMPLETE: 1 of 4 deals" in r.stdout and "finish this run" in r.stdout
+    # a plan of exactly the deals the count needs is enough too: its run is the one to finish
+    edge = build_report(_small_dataset(tmp_path / "edge", 2, chunk_size=1, parts=[0]))
+    assert edge.count is None and "finish this run (2 deals planned)" in edge.count_note
 
 
 def test_the_plot_of_an_unfinished_run_says_so(dataset, tmp_path):
@@ -854,6 +859,27 @@ def test_longest_color_counts_as_a_best_trump_when_it_ties():
     assert stats["the dealt hand's longest color (equal lengths: the higher top card) is a best trump"] == 3 / 4
     assert stats["mean cost of the policy trump"] == 10 / 4
     assert stats["cost of 10 points or more"] == 1 / 4  # the third row's 10 counts
+
+
+def test_positions_name_each_seat_by_where_it_sits_from_the_dealer(dataset):
+    # W deals: N (left of W) bids first, E sits across from W as its partner (N-S against E-W),
+    # S is right of the dealer and W the dealer itself
+    seats = build_report(dataset).positions.set_index("position")["seat"]
+    assert dict(seats) == {1: "left of dealer (bids first)", 2: "dealer's partner", 3: "right of dealer",
+                           4: "dealer"}
+
+
+def test_a_trick_below_the_best_is_no_best_trump_where_points_are_tricks():
+    """bridge's points are tricks: a policy trump one trick below the best is a
+    cost (not a best trump), and two tricks are the costly choice."""
+    from rook_analyze.analysis.report import trump_choice
+
+    frame = pd.DataFrame({"policy_trump": ["B", "R", "Y", "G"], "policy_points": [7, 6, 5, 7],
+                          "best_points": [7, 7, 7, 8]})
+    stats = trump_choice(frame, "bridge", None).set_index("statistic")["value"]
+    assert stats["policy trump is a best trump"] == 1 / 4
+    assert stats["mean cost of the policy trump"] == 1.0
+    assert stats["cost of 2 points or more"] == 1 / 4
 
 
 def test_trump_length_counts_the_policy_color_and_the_birds():
