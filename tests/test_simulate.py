@@ -139,6 +139,21 @@ def test_a_chunk_depends_on_seed_and_index_alone():
     assert [d.rdn() for d in chunk_deals(a, 1)] != [d.rdn() for d in chunk_deals(a, 2)]
     c = make_plan(TINY, 50, seed=10, chunk_size=10)
     assert [d.rdn() for d in chunk_deals(a, 1)] != [d.rdn() for d in chunk_deals(c, 1)]
+    # the module docstring's generator: chunk i deals from numpy.random.default_rng([seed, i])
+    import numpy as np
+    from rook_analyze.solver import random_deal
+
+    rng = np.random.default_rng([9, 1])
+    dealt = [random_deal(Rules.from_spec(TINY), rng).rdn() for _ in range(10)]
+    assert [d.rdn() for d in chunk_deals(a, 1)] == dealt
+
+
+def test_a_chunks_progress_counts_its_deals():
+    # progress(n): the deals finished since the last call (the solver counts positions: seats x trumps a deal)
+    plan = make_plan(TINY, 6, seed=5, chunk_size=3)
+    told = []
+    simulate_chunk(plan, 1, progress=told.append)
+    assert sum(told) == 3 and all(n > 0 for n in told)
 
 
 def test_plan_chunks_and_the_short_last_chunk():
@@ -200,6 +215,10 @@ def test_output_folder_checks_and_resume_mismatch(tmp_path):
     # a plain Parquet dataset: the metadata and temporary names are skipped by pyarrow
     (out / ".part-000001.parquet.9.beef.tmp").write_bytes(b"half a file")
     assert len(pd.read_parquet(out)) == len(frame)
+    # a part one past the plan's last chunk (chunks 0 and 1 here) is not this dataset's
+    shutil.copy(out / "part-000000.parquet", out / "part-000002.parquet")
+    with pytest.raises(SimulationError, match="holds part 2 beyond the plan's 2 chunks"):
+        prepare_output(out, plan, resume=True)
 
 
 def test_read_dataset_joins_parts_in_batches_and_orders_rows_written_out_of_order(tmp_path, monkeypatch):
