@@ -74,6 +74,8 @@ def test_trump_ties_go_to_the_longer_color_first():
     ("Rook B14 B13 B12 B11 B10 B9 B8 G14 G3 G2 R9 R8 R7 R6 Y14 Y13 Y12", "R9 R8 R7 R6 G2"),
     # 6. every side card a winner: the lowest non-counters first (R11, then the 12s, then a 13)
     ("Rook B14 B13 B12 B11 B10 B9 B8 R14 R13 R12 R11 Y14 Y13 Y12 G14 G13 G12", "R13 R12 R11 Y12 G12"),
+    # 6. a counter inside a run of winners (R10) stays: the lowest non-counters go first
+    ("Rook B14 B13 B12 B11 B10 B9 B8 R14 R13 R12 R11 R10 Y14 Y13 Y12 Y11 G14", "R13 R12 R11 Y12 Y11"),
     # 6. side cards run out: then the lowest trumps
     ("Rook B1 B2 B3 B4 B5 B6 B7 B8 B9 B10 B11 B12 B13 B14 R2 R3 G2", "B2 B1 R3 R2 G2"),
 ])
