@@ -785,6 +785,7 @@ def switch_layouts(margin: float) -> int:
     toss, 0.5 ** n for n alike) be no likelier than the margin's one-sided
     level (1 - Phi(margin): 16 % at 1). 2 at margins up to 0.67, 3 at 1, 6 at
     2, and ``MOST_SWITCH_LAYOUTS`` from about 2.42 up."""
+    margin = number("margin", margin, at_least=0, what="a number of standard errors", finite=True)  # as analyze_nest's
     tail = 0.5 * math.erfc(margin / math.sqrt(2.0))  # 1 - Phi(margin)
     if tail <= 0.5 ** MOST_SWITCH_LAYOUTS:
         return MOST_SWITCH_LAYOUTS

@@ -204,6 +204,17 @@ def test_halving_schedule_numbers():
         halving_schedule(4, None)
 
 
+@pytest.mark.parametrize("bad", [float("nan"), -1, "1", None, True, float("inf"), 10**400],
+                         ids=["nan", "negative", "text", "none", "bool", "inf", "huge"])
+def test_switch_layouts_takes_a_margin_as_analyze_nest_does(bad):
+    # a number of standard errors, 0 or more and finite, as analyze_nest's margin: NaN gave
+    # ValueError from math.ceil, "1" and None a TypeError, 10**400 an OverflowError
+    from rook_analyze.analysis.nest import switch_layouts
+
+    with raises(ConstraintError, "margin="):
+        switch_layouts(bad)
+
+
 # ------------------------------------------------ 2. one string is one item
 def test_one_constraint_string_is_one_constraint():
     s = DealSampler(TINY, "N", HAND, constraints="E:B>=1")
