@@ -47,10 +47,11 @@ the last place when it would drop out).
 Decision: the option that measures best by ``objective`` (mean points by
 default) is recommended when it *is* the policy's choice or leads it by at
 least ``margin`` standard errors of their paired difference (and by more
-than 0: an option tied with it is no improvement), measured on at least
-``switch_layouts(margin)`` layouts (3 at the default margin: on 2, a lead
-that both layouts show alike has a standard error of 0 and meets any
-margin); otherwise the policy's choice is kept. The best of many options measured on the same few
+than 0: an option tied with it is no improvement), and the two score
+differently on at least ``switch_layouts(margin)`` layouts (3 at the
+default margin: a lead that two layouts show alike has a standard error
+of 0, and one layout that differs where the rest tie gives a lead of
+exactly one standard error); otherwise the policy's choice is kept. The best of many options measured on the same few
 layouts looks better than it is (the winner's curse), and the policy's
 choice is a sound default, so a switch must be earned.
 
@@ -556,8 +557,9 @@ class NestRecommendation:
     ``best_trump``/``best_discard``: the best-measured option, and ``lead``/
     ``lead_se`` its lead over the policy's choice (None when they are the
     same), in the units of ``objective``; it replaces the policy's choice
-    when ``lead > 0``, ``lead >= margin * lead_se`` and ``lead_layouts``,
-    the layouts it was measured on, are at least ``switch_layouts``. ``layouts``: None,
+    when ``lead > 0``, ``lead >= margin * lead_se`` and ``lead_differs``,
+    the layouts of the ``lead_layouts`` it was measured on where the two
+    score differently, are at least ``switch_layouts``. ``layouts``: None,
     or where a time limit came before every option had the ``FIRST_ROUND``
     layouts a standard error needs, how many it had (0 or 1): nothing was
     compared (not even on one layout), and the policy's choice stands (the
@@ -582,6 +584,7 @@ class NestRecommendation:
     one_high: bool = False  # the rules' one_high: how the cards are written (Hand.rdn)
     layouts: int | None = None  # set (0 or 1) where a time limit left too few layouts to compare options
     lead_layouts: int | None = None  # the layouts ``lead`` was measured on (None with it)
+    lead_differs: int | None = None  # of those, the layouts where the two options score differently
 
     @property
     def switch_layouts(self) -> int:
@@ -606,10 +609,10 @@ class NestRecommendation:
         s = _option_text(self.trump, self.discard, self.one_high)
         if self.policy and self.lead is not None:
             other = _option_text(self.best_trump, self.best_discard, self.one_high)
-            if self.lead > 0 and self.lead_layouts is not None and self.lead_layouts < self.switch_layouts:
+            if self.lead > 0 and self.lead_differs is not None and self.lead_differs < self.switch_layouts:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
-                      f"but on {self.lead_layouts} layouts, fewer than the {self.switch_layouts} a switch "
-                      f"needs under {self.margin:g} se)")
+                      f"but the two differ on {self.lead_differs} of {self.lead_layouts} layouts, fewer than "
+                      f"the {self.switch_layouts} a switch needs under {self.margin:g} se)")
             elif self.lead > 0:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
                       f"better, under {self.margin:g} se)")
@@ -734,7 +737,8 @@ class NestReport:
                 "best": {"trump": rec.best_trump,
                          "discard": rec.best_discard.rdn(high).split() if rec.best_discard is not None else None},
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
-                "lead_over_policy_layouts": rec.lead_layouts, "switch_layouts": rec.switch_layouts,
+                "lead_over_policy_layouts": rec.lead_layouts, "lead_over_policy_differs": rec.lead_differs,
+                "switch_layouts": rec.switch_layouts,
                 "margin": rec.margin, "compared": rec.layouts is None,
             },
             "time_limit": self.time_limit,
@@ -778,18 +782,20 @@ def _num(v: Any) -> Any:
 
 # -------------------------------------------------------------- advisor
 def switch_layouts(margin: float) -> int:
-    """The fewest layouts the best option and the policy's choice must be
-    compared on before the best may replace it under ``margin``: where every
-    layout shows the same lead the standard error is 0 and any margin is
-    met, so ask what a sign test asks, that chance alone (each layout a coin
-    toss, 0.5 ** n for n alike) be no likelier than the margin's one-sided
-    level (1 - Phi(margin): 16 % at 1). 2 at margins up to 0.67, 3 at 1, 6 at
-    2, and ``MOST_SWITCH_LAYOUTS`` from about 2.42 up."""
+    """The fewest layouts on which the best option and the policy's choice
+    must score differently before the best may replace it under ``margin``.
+    The standard error alone can be met by chance: where every layout shows
+    the same lead it is 0, and where one layout differs and the others tie
+    the lead is exactly one standard error. So ask what a sign test asks
+    (ties left out): that chance alone (each differing layout a coin toss,
+    0.5 ** n for n alike) be no likelier than the margin's one-sided level
+    (1 - Phi(margin): 16 % at 1). 1 at margin 0 (any lead), 2 up to 0.67,
+    3 at 1, 6 at 2, and ``MOST_SWITCH_LAYOUTS`` from about 2.42 up."""
     margin = number("margin", margin, at_least=0, what="a number of standard errors", finite=True)  # as analyze_nest's
     tail = 0.5 * math.erfc(margin / math.sqrt(2.0))  # 1 - Phi(margin)
     if tail <= 0.5 ** MOST_SWITCH_LAYOUTS:
         return MOST_SWITCH_LAYOUTS
-    return max(FIRST_ROUND, math.ceil(-math.log2(tail) - 1e-9))  # 1e-9: log2 of an exact power of 2 stays whole
+    return max(1, math.ceil(-math.log2(tail) - 1e-9))  # 1e-9: log2 of an exact power of 2 stays whole
 
 
 def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
@@ -953,8 +959,9 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
     ``constraints`` narrow the layouts as in ``analyze_hand``. ``margin``:
     the best-measured option replaces the policy's own choice only when it
     leads it (by more than 0) by at least ``margin`` standard errors of their
-    paired difference, on at least ``switch_layouts(margin)`` layouts (0:
-    always the best-measured, the policy's choice among equals). ``top``: the options ``to_dict``, ``to_frame`` and
+    paired difference, and the two differ on at least
+    ``switch_layouts(margin)`` layouts (0: always the best-measured, the
+    policy's choice among equals). ``top``: the options ``to_dict``, ``to_frame`` and
     ``top_options`` give (``options`` holds all). ``seed``, ``threads`` and
     ``policy`` as in ``analyze_hand``. ``progress(k)``
     is called as solves finish; ``planned_solves(halving_schedule(...))`` is
@@ -1007,7 +1014,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
 
     # the later an option dropped out, the higher; then by its figure
     order = sorted(range(len(cands)), key=lambda c: (-out_round[c], -figure(c), -cands[c].quick, c))
-    lead = lead_se = None
+    lead = lead_se = differ = None
     # the limit came before every option had the layouts a standard error needs: nothing is compared (not
     # even on the one layout some may have), the quick estimate ranks, and the policy's choice stands
     unmeasured = len(points[order[0]]) < FIRST_ROUND
@@ -1025,8 +1032,10 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         # switch from the policy's choice only on evidence: the best of many options measured on the
         # same layouts looks better than it is (the winner's curse). A lead of 0 is no lead: an option
         # tied with the policy's choice on every layout (lead_se 0) ranks first only by the tie-break;
-        # and a few layouts alike (a time limit's 2 or 3) give lead_se 0 whatever chance did
-        if not (lead > 0 and lead >= margin * lead_se and n >= switch_layouts(margin)):  # n >= 2: lead_se a number
+        # and a few layouts that differ (a time limit's 2 or 3, or 1 of 16 where the rest tie) meet the
+        # margin whatever chance did
+        differ = int(np.count_nonzero(diff))
+        if not (lead > 0 and lead >= margin * lead_se and differ >= switch_layouts(margin)):  # n >= 2: se a number
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)
@@ -1064,6 +1073,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         lead=lead, lead_se=lead_se, margin=margin, objective=objective, one_high=high,
         layouts=len(points[order[0]]) if unmeasured else None,
         lead_layouts=len(points[control]) if lead is not None else None,
+        lead_differs=differ,
     )
     names = rules.seat_names
     dealt = [d.rdn() for d in layouts]

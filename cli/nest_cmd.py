@@ -55,9 +55,9 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
               default=DEFAULT_MARGIN, show_default=True, metavar="SE",
               help="Recommend another option than the heuristic policy's own choice only when it leads that "
                    "choice by more than 0 and by at least SE standard errors of their paired difference (0: "
-                   "always the best-measured option, the policy's choice among equals), measured on at least "
-                   "as many layouts as a sign test asks at that confidence: 3 at SE 1, 6 at 2, "
-                   f"{MOST_SWITCH_LAYOUTS} from 2.42 up (a few layouts that agree have a standard error of 0).")
+                   "always the best-measured option, the policy's choice among equals), and the two score "
+                   "differently on at least as many layouts as a sign test asks at that confidence: 3 at SE 1, "
+                   f"6 at 2, {MOST_SWITCH_LAYOUTS} from 2.42 up (a few layouts that differ can meet any margin).")
 @click.option("--time-limit", "time_limit", type=Number("seconds, above 0", above=0, infinite=True), default=None,
               metavar="SECONDS",
               help="Stop the searches once SECONDS have passed and recommend from the rounds run: the options "

@@ -604,25 +604,27 @@ def test_a_lead_of_exactly_margin_standard_errors_switches():
     at least ``margin`` standard errors: a lead of exactly that many switches,
     the next margin up keeps the policy's choice."""
     hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
-    free = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=0).recommendation
+    free = analyze_nest(hand, nest, SMALL, samples=16, seed=4, candidates=8, margin=0).recommendation
     assert free.lead > 0 and free.lead_se > 0
     margin = free.lead / free.lead_se
     assert margin * free.lead_se == free.lead  # exactly on the line in floating point too
-    on = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8, margin=margin).recommendation
+    # enough layouts differ at that margin and the next one up: the standard error decides
+    assert free.lead_differs >= switch_layouts(math.nextafter(margin, math.inf))
+    on = analyze_nest(hand, nest, SMALL, samples=16, seed=4, candidates=8, margin=margin).recommendation
     assert not on.policy and (on.trump, on.discard) == (free.trump, free.discard)
-    above = analyze_nest(hand, nest, SMALL, samples=8, seed=1, candidates=8,
+    above = analyze_nest(hand, nest, SMALL, samples=16, seed=4, candidates=8,
                          margin=math.nextafter(margin, math.inf)).recommendation
     assert above.policy
 
 
-@pytest.mark.parametrize("margin, layouts", [(0, 2), (0.5, 2), (1, 3), (1.5, 4), (2, 6), (2.3, 7), (2.5, 8), (3, 8), (50, 8)])
+@pytest.mark.parametrize("margin, layouts", [(0, 1), (0.1, 2), (0.5, 2), (1, 3), (1.5, 4), (2, 6), (2.3, 7), (2.5, 8), (3, 8), (50, 8)])
 def test_switch_layouts_are_a_sign_test_at_the_margin_confidence(margin, layouts):
-    """A switch needs n layouts where n alike by chance (0.5 ** n) is no
-    likelier than the margin's one-sided level, 2 at least, 8 at most."""
+    """A switch needs n differing layouts where n alike by chance (0.5 ** n)
+    is no likelier than the margin's one-sided level, 8 at most."""
     assert switch_layouts(margin) == layouts
     tail = 1 - statistics.NormalDist().cdf(margin)
-    if 0 < margin <= 2.5:  # below the cap, and above the floor of 2 from 0.68 up
-        assert 0.5 ** layouts <= tail and (layouts == 2 or tail < 0.5 ** (layouts - 1))
+    if margin <= 2.5:  # below the cap
+        assert 0.5 ** layouts <= tail < 0.5 ** (layouts - 1)
 
 
 def test_a_switch_needs_the_layouts_a_sign_test_asks():
@@ -631,16 +633,30 @@ def test_a_switch_needs_the_layouts_a_sign_test_asks():
     choice and says why; a margin whose level two layouts reach switches."""
     hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
     free = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8, margin=0).recommendation
-    assert not free.policy and free.lead == 10 and free.lead_se == 0 and free.lead_layouts == 2
+    assert not free.policy and free.lead == 10 and free.lead_se == 0 and free.lead_layouts == free.lead_differs == 2
     half = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8, margin=0.5).recommendation
     assert not half.policy and (half.trump, half.discard) == (free.trump, free.discard)
     kept = analyze_nest(hand, nest, SMALL, samples=2, seed=1, candidates=8)
     rec = kept.recommendation
     assert rec.policy and rec.lead == 10 and rec.switch_layouts == 3
     assert (rec.best_trump, rec.best_discard) == (free.trump, free.discard)
-    assert "better, but on 2 layouts, fewer than the 3 a switch needs under 1 se)" in rec.text()
+    assert "better, but the two differ on 2 of 2 layouts, fewer than the 3 a switch needs under 1 se)" in rec.text()
     doc = kept.to_dict()["recommendation"]
-    assert doc["lead_over_policy_layouts"] == 2 and doc["switch_layouts"] == 3 and doc["policy"] is True
+    assert doc["lead_over_policy_layouts"] == doc["lead_over_policy_differs"] == 2
+    assert doc["switch_layouts"] == 3 and doc["policy"] is True
+
+
+def test_layouts_where_the_two_tie_do_not_count_toward_a_switch():
+    """One layout of 16 that differs, the rest tied: the lead is exactly one
+    standard error, which the default margin accepts, but one layout is
+    chance as likely as not; the policy's choice is kept."""
+    hand, nest = "B14 B13 B11 G10 G5", "Rook R11 R10 R5 Y11"
+    free = analyze_nest(hand, nest, SMALL, samples=16, seed=1, candidates=8, margin=0).recommendation
+    assert not free.policy and (free.lead_layouts, free.lead_differs) == (16, 1)
+    assert free.lead == free.lead_se > 0  # the margin of 1 se is met exactly
+    rec = analyze_nest(hand, nest, SMALL, samples=16, seed=1, candidates=8).recommendation
+    assert rec.policy and (rec.best_trump, rec.best_discard) == (free.trump, free.discard)
+    assert "but the two differ on 1 of 16 layouts, fewer than the 3 a switch needs under 1 se)" in rec.text()
 
 
 def test_long_hands_are_announced_before_the_wait(monkeypatch):
@@ -744,7 +760,7 @@ def test_a_lead_in_p_make_is_written_as_a_probability():
     kept = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, objective="p_make",
                         margin=rec.lead / rec.lead_se + 0.01).recommendation
     assert kept.policy and kept.lead == rec.lead
-    assert f"measured {shown} better, under" in kept.text()
+    assert f"measured {shown} better, " in kept.text()
     # in points (mean, score) the lead keeps one decimal, as the other figures
     points = analyze_nest(hand, nest, SMALL, bid=40, samples=8, seed=1, candidates=8, margin=0).recommendation
     assert f"; {points.lead:.1f} +- {points.lead_se:.1f} better than the heuristic's choice" in points.text()
