@@ -39,7 +39,8 @@ import time
 
 import numpy as np
 
-from rook_analyze.analysis.nest import DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, analyze_nest, nest_sampler
+from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, analyze_nest, nest_sampler,
+                                        switch_layouts)
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.solver import Rules, random_deal, solve_batch
 from rook_analyze.solver.api import default_threads
@@ -125,7 +126,7 @@ def run_spot(j: int, rules: Rules, args: argparse.Namespace, threads: int) -> di
               "advisor": {"trump": rec.trump, "discard": rec.discard.rdn(), "mean": rec.mean, "se": rec.se},
               "heuristic": {"trump": heu.trump, "discard": heu.discard.rdn()},
               "best": {"trump": best_trump, "discard": best_discard.rdn(), "lead": rec.lead,
-                       "lead_se": rec.lead_se},
+                       "lead_se": rec.lead_se, "differs": rec.lead_differs},
               "picked": picked, "seconds": seconds, "cpu_seconds": cpu, "solves": rep.solves}
     if args.fresh:
         sampler = nest_sampler(hand, nest, rules, declarer)
@@ -173,8 +174,8 @@ def summarize(records: list[dict], rules: Rules, margin: float) -> None:
               f"(se over {n} spots); spots better / worse / equal: "
               f"{sum(g > 0 for g in gains)} / {sum(g < 0 for g in gains)} / {sum(g == 0 for g in gains)}")
         # the best-measured option and its lead do not depend on the margin: every margin's gain from one run
-        print(f"gain by margin (switch from the heuristic's choice when lead > 0 and lead >= margin x lead_se; "
-              f"this run: {margin:g}):")
+        print(f"gain by margin (switch from the heuristic's choice when lead > 0, lead >= margin x lead_se "
+              f"and the two differ on switch_layouts(margin) layouts; this run: {margin:g}):")
         for m in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0):
             switch = [_switches(r, m) for r in records]
             g = [r["fresh_best"] - r["fresh_heuristic"] if s else 0.0 for r, s in zip(records, switch)]
@@ -186,7 +187,10 @@ def _switches(record: dict, margin: float) -> bool:
     if lead is None:
         return False
     se = se if se is not None and se == se else 0.0
-    return lead > 0 and lead >= margin * se  # as analyze_nest: a tie is no lead
+    # as analyze_nest: a tie is no lead, and a few differing layouts are no evidence (records written
+    # before the count was kept have no "differs": judged by the standard error alone, as then)
+    differs = record["best"].get("differs")
+    return lead > 0 and lead >= margin * se and (differs is None or differs >= switch_layouts(margin))
 
 
 def _se(x) -> float:
