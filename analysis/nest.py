@@ -51,9 +51,10 @@ than 0: an option tied with it is no improvement), and the two score
 differently on at least ``switch_layouts(margin)`` layouts (3 at the
 default margin: a lead that two layouts show alike has a standard error
 of 0, and one layout that differs where the rest tie gives a lead of
-exactly one standard error); otherwise the policy's choice is kept. The best of many options measured on the same few
-layouts looks better than it is (the winner's curse), and the policy's
-choice is a sound default, so a switch must be earned.
+exactly one standard error); otherwise the policy's choice is kept. The
+best of many options measured on the same few layouts looks better than
+it is (the winner's curse), and the policy's choice is a sound default,
+so a switch must be earned.
 
 Reported per option: mean points and standard error, P(make the bid) (with
 its standard error and 95% Wilson interval, as in ``hand``) and the
@@ -588,7 +589,7 @@ class NestRecommendation:
 
     @property
     def switch_layouts(self) -> int:
-        """The fewest layouts a lead must be measured on to replace the policy's choice (``switch_layouts``)."""
+        """The fewest layouts on which the two must differ for a lead to replace the policy's choice."""
         return switch_layouts(self.margin)
 
     def _lead(self) -> str:
@@ -653,8 +654,8 @@ class NestReport:
     best first (the rank of successive halving: options that survived more
     rounds rank higher); ``schedule`` the rounds as run, ``(options,
     layouts reached)``: ``planned`` (``halving_schedule``'s), or fewer and
-    the last cut short where ``time_limit`` ended them (``timed_out``); ``samples`` the
-    layouts sampled; ``detail`` one row per solve (the option's rank,
+    the last cut short where ``time_limit`` ended them (``timed_out``);
+    ``samples`` the layouts sampled; ``detail`` one row per solve (the option's rank,
     trump and discards, the layout's sample number and deal as dealt in
     RDN, the declaring side's points); ``layouts`` the sampled deals as
     dealt (before the discards)."""
@@ -1087,6 +1088,6 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         leader=names[rules.first_leader(declarer, dealer_i)], bid=bid, samples=len(layouts), seed=seed,
         objective=objective, top=top, policy=policy_label(policy),
         known={k: v for k, v in sampler.known.items() if k != NEST}, constraints=sampler.constraints,
-        schedule=tuple(run.ran), planned=tuple(planned), solves=solves, options=options, recommendation=rec, detail=detail,
-        layouts=tuple(layouts), time_limit=time_limit, timed_out=run.timed_out,
+        schedule=tuple(run.ran), planned=tuple(planned), solves=solves, options=options, recommendation=rec,
+        detail=detail, layouts=tuple(layouts), time_limit=time_limit, timed_out=run.timed_out,
     )
