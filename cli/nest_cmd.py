@@ -36,7 +36,8 @@ _TABLE = ["rank", "trump", "discard", "mean", "se", "p_make", "p_make_se", "scor
                    + DEALER_DEFAULT)
 @click.option("--samples", "-n", type=click.IntRange(min=FIRST_ROUND, max=MAX_SAMPLES), default=DEFAULT_SAMPLES,
               show_default=True,
-              help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer).")
+              help="Layouts of the unseen cards the two finalists are solved on (earlier rounds use fewer; "
+                   "with 2 no switch from the heuristic's choice is earned at the default --margin).")
 @click.option("--candidates", type=click.IntRange(min=1), default=DEFAULT_CANDIDATES, show_default=True,
               help="Options (trump and discards) that enter the first round: the policy's choice first, "
                    "its discards for each other trump next (fewer options than trumps leave a trump out), "
