@@ -151,8 +151,10 @@ class HandReport:
         whether a row is a trump, a bid level or the recommendation."""
         trumps = self.trumps.assign(section="trump")
         bids = self.bids.assign(section="bid")
-        rec = pd.DataFrame([{"section": "recommendation", "trump": self.recommendation.trump,
-                             "bid": self.recommendation.bid, "rule": DECISION_RULE}])
+        row = {"section": "recommendation", "trump": self.recommendation.trump, "rule": DECISION_RULE}
+        if self.recommendation.bid is not None:  # a pass leaves it empty: an all-NA entry warns in pandas 2's concat
+            row["bid"] = self.recommendation.bid
+        rec = pd.DataFrame([row])
         frame = pd.concat([trumps, bids, rec], ignore_index=True)
         cols = ["section"] + [c for c in frame.columns if c != "section"]
         frame = frame[cols]
