@@ -610,7 +610,13 @@ class NestRecommendation:
         s = _option_text(self.trump, self.discard, self.one_high)
         if self.policy and self.lead is not None:
             other = _option_text(self.best_trump, self.best_discard, self.one_high)
-            if self.lead > 0 and self.lead_differs is not None and self.lead_differs < self.switch_layouts:
+            few = self.lead_differs is not None and self.lead_differs < self.switch_layouts
+            if self.lead > 0 and few and not self.lead >= self.margin * self.lead_se:
+                # both tests failed: name both (the count alone would read as the only obstacle)
+                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
+                      f"under {self.margin:g} se, and the two differ on {self.lead_differs} of "
+                      f"{self.lead_layouts} layouts, fewer than the {self.switch_layouts} a switch needs)")
+            elif self.lead > 0 and few:
                 s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
                       f"but the two differ on {self.lead_differs} of {self.lead_layouts} layouts, fewer than "
                       f"the {self.switch_layouts} a switch needs under {self.margin:g} se)")

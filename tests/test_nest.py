@@ -659,6 +659,21 @@ def test_layouts_where_the_two_tie_do_not_count_toward_a_switch():
     assert "but the two differ on 1 of 16 layouts, fewer than the 3 a switch needs under 1 se)" in rec.text()
 
 
+def test_a_lead_under_the_margin_on_too_few_differing_layouts_names_both_reasons():
+    """A lead that fails both the standard-error test and the count of
+    differing layouts says both: the count alone would read as the only
+    thing that kept the policy's choice (at margin 1 the same lead, on
+    enough layouts, is kept under 1 se)."""
+    hand, nest = "R13 R10 Y13 Y8 Y6", "B10 R14 R8 Y11 Y10"
+    rec = analyze_nest(hand, nest, SMALL, samples=16, seed=2, candidates=8, margin=2).recommendation
+    assert rec.policy and rec.lead > 0 and rec.lead < 2 * rec.lead_se  # under 2 se
+    assert (rec.lead_differs, rec.lead_layouts, rec.switch_layouts) == (4, 16, 6)  # and too few differ
+    assert ("better, under 2 se, and the two differ on 4 of 16 layouts, fewer than the 6 a switch needs)"
+            in rec.text())
+    one = analyze_nest(hand, nest, SMALL, samples=16, seed=2, candidates=8).recommendation
+    assert one.lead_differs >= one.switch_layouts and "better, under 1 se)" in one.text()
+
+
 def test_long_hands_are_announced_before_the_wait(monkeypatch):
     from rook_analyze.cli import nest_cmd
 
