@@ -91,7 +91,8 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     to the contenders, ending with two finalists on --samples layouts. The
     heuristic policy's own choice stays to the last round as the yardstick,
     and is replaced only by an option that leads it by --margin standard
-    errors, on enough layouts (3 at the default margin).
+    errors, and scores differently from it on enough layouts (3 at the
+    default margin; layouts where the two tie do not count).
 
     Reported per option: mean points with standard error, P(make) and the
     expected score with --bid, the layouts solved, and the gap to the

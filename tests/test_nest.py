@@ -708,6 +708,17 @@ def test_a_tie_does_not_replace_the_policy_choice(hand, nest, seed, objective, b
     assert "measured no better" in rec.text() and "better, under" not in rec.text()
 
 
+def test_cli_help_says_the_switch_counts_the_layouts_where_the_two_differ():
+    """The command's help names what switch_layouts counts: layouts where
+    the two score differently, not the layouts measured."""
+    r = CliRunner().invoke(main, ["nest", "--help"])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.stdout.split())
+    assert "scores differently from it on enough layouts (3 at the default margin; layouts where the two tie " \
+           "do not count)" in text
+    assert "on enough layouts (3 at the default margin)." not in text
+
+
 def test_cli_objective_is_read_in_any_case():
     res = _cli("--hand", HAND, "--nest", NEST, "--samples", "2", "--seed", "1", "--bid", "60",
                "--objective", "P_Make", "--format", "json")
