@@ -745,7 +745,8 @@ class NestReport:
                          "discard": rec.best_discard.rdn(high).split() if rec.best_discard is not None else None},
                 "lead_over_policy": _num(rec.lead), "lead_over_policy_se": _num(rec.lead_se),
                 "lead_over_policy_layouts": rec.lead_layouts, "lead_over_policy_differs": rec.lead_differs,
-                "switch_layouts": rec.switch_layouts,
+                # null where no lead was measured (the best is the policy's choice, or there is no yardstick)
+                "switch_layouts": rec.switch_layouts if rec.lead is not None else None,
                 "margin": rec.margin, "compared": rec.layouts is None,
             },
             "time_limit": self.time_limit,

@@ -993,7 +993,10 @@ def test_one_layout_before_the_limit_ranks_by_the_quick_estimate(monkeypatch, se
         assert "(the best by the quick estimate)" in rec.text() and "heuristic" not in rec.text()
     # no option was measured better than the recommendation: it is the "best", with no lead
     assert (rec.best_trump, rec.best_discard) == (rec.trump, rec.discard) and rec.lead is None
-    assert rep.to_dict()["recommendation"]["best"]["trump"] == rec.trump
+    doc = rep.to_dict()["recommendation"]
+    assert doc["best"]["trump"] == rec.trump
+    # no lead measured: no count of layouts for a switch either (with no yardstick none is judged)
+    assert doc["switch_layouts"] is doc["lead_over_policy_layouts"] is doc["lead_over_policy_differs"] is None
 
 
 def test_cli_time_limit_before_any_comparison(monkeypatch):
