@@ -610,19 +610,17 @@ class NestRecommendation:
         s = _option_text(self.trump, self.discard, self.one_high)
         if self.policy and self.lead is not None:
             other = _option_text(self.best_trump, self.best_discard, self.one_high)
-            few = self.lead_differs is not None and self.lead_differs < self.switch_layouts
-            if self.lead > 0 and few and not self.lead >= self.margin * self.lead_se:
-                # both tests failed: name both (the count alone would read as the only obstacle)
-                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
-                      f"under {self.margin:g} se, and the two differ on {self.lead_differs} of "
-                      f"{self.lead_layouts} layouts, fewer than the {self.switch_layouts} a switch needs)")
-            elif self.lead > 0 and few:
-                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} better, "
-                      f"but the two differ on {self.lead_differs} of {self.lead_layouts} layouts, fewer than "
-                      f"the {self.switch_layouts} a switch needs under {self.margin:g} se)")
-            elif self.lead > 0:
-                s += (f" (the heuristic's choice, kept: {other} measured {self._lead()} "
-                      f"better, under {self.margin:g} se)")
+            if self.lead > 0:
+                under = f"under {self.margin:g} se"
+                if self.lead_differs is not None and self.lead_differs < self.switch_layouts:
+                    few = (f"the two differ on {self.lead_differs} of {self.lead_layouts} layouts, fewer than "
+                           f"the {self.switch_layouts} a switch needs")
+                    # where both tests failed, both are named: the count alone would read as the only obstacle
+                    why = (f"but {few} {under}" if self.lead >= self.margin * self.lead_se else
+                           f"{under}, and {few}")
+                else:
+                    why = under
+                s += f" (the heuristic's choice, kept: {other} measured {self._lead()} better, {why})"
             else:  # tied with it: no lead at all
                 s += (f" (the heuristic's choice, kept: {other} measured no better, "
                       f"{self._lead()})")
@@ -804,6 +802,13 @@ def switch_layouts(margin: float) -> int:
     if tail <= 0.5 ** MOST_SWITCH_LAYOUTS:
         return MOST_SWITCH_LAYOUTS
     return max(1, math.ceil(-math.log2(tail) - 1e-9))  # 1e-9: log2 of an exact power of 2 stays whole
+
+
+def switch_earned(lead: float, lead_se: float, differs: float, margin: float) -> bool:
+    """Whether the best-measured option replaces the policy's choice: a lead
+    above 0 (a tie is no lead), of at least ``margin`` standard errors, on
+    at least ``switch_layouts(margin)`` layouts where the two differ."""
+    return lead > 0 and lead >= margin * lead_se and differs >= switch_layouts(margin)
 
 
 def _values(points: np.ndarray, objective: str, bid: int | None) -> np.ndarray:
@@ -1043,7 +1048,7 @@ def analyze_nest(hand: Hand | str, nest: Hand | str, rules: Rules | str, seat: s
         # and a few layouts that differ (a time limit's 2 or 3, or 1 of 16 where the rest tie) meet the
         # margin whatever chance did
         differ = int(np.count_nonzero(diff))
-        if not (lead > 0 and lead >= margin * lead_se and differ >= switch_layouts(margin)):  # n >= 2: se a number
+        if not switch_earned(lead, lead_se, differ, margin):  # n >= 2: lead_se is a number
             order.remove(control)
             order.insert(0, control)
     first = np.array(points[order[0]], float)

@@ -40,7 +40,7 @@ import time
 import numpy as np
 
 from rook_analyze.analysis.nest import (DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SAMPLES, analyze_nest, nest_sampler,
-                                        switch_layouts)
+                                        switch_earned)
 from rook_analyze.analysis.policy import DEFAULT_POLICY, take_nest
 from rook_analyze.solver import Rules, random_deal, solve_batch
 from rook_analyze.solver.api import default_threads
@@ -187,10 +187,10 @@ def _switches(record: dict, margin: float) -> bool:
     if lead is None:
         return False
     se = se if se is not None and se == se else 0.0
-    # as analyze_nest: a tie is no lead, and a few differing layouts are no evidence (records written
-    # before the count was kept have no "differs": judged by the standard error alone, as then)
+    # analyze_nest's rule (records written before the count was kept have no "differs": judged by the
+    # standard error alone, as then)
     differs = record["best"].get("differs")
-    return lead > 0 and lead >= margin * se and (differs is None or differs >= switch_layouts(margin))
+    return switch_earned(lead, se, math.inf if differs is None else differs, margin)
 
 
 def _se(x) -> float:

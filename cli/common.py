@@ -845,6 +845,15 @@ def progress(total: int | None, desc: str, **kw: Any):
     return tqdm(total=total, desc=desc, file=err, disable=disable, leave=False, **kw)
 
 
+def solves_progress(planned: int, time_limit: float | None):
+    """``hand``'s and ``nest``'s bar of solves: toward the ``planned`` solves,
+    or, with a time limit, which may stop the run before them, a count and
+    a rate with no end to aim at."""
+    if time_limit is None:
+        return progress(planned, "solving", unit="solve")
+    return progress(None, "solving", unit=" solves")
+
+
 def echo_beside(bar: Any, text: str, nl: bool = True) -> None:
     """Data for standard output while ``bar`` (``progress``) runs. Where
     standard output is a terminal too, as the bar's standard error is, a

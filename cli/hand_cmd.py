@@ -11,8 +11,9 @@ from rook_analyze.analysis.sampling import DealSampler
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, BadInput, Number, check_detail_path,
                                      checked, compile_notice, constraint_option, detail_option, echo_data, emit_report,
                                      format_table, joined, known_option, output_format, output_then,
-                                     parse_conditions, progress, read_deal_lines, rounded_records, rules_option,
-                                     save_csv, save_figure, seat_index, slow_hands_notice, workers_option)
+                                     parse_conditions, read_deal_lines, rounded_records, rules_option,
+                                     save_csv, save_figure, seat_index, slow_hands_notice, solves_progress,
+                                     workers_option)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.errors import plural
 
@@ -110,9 +111,7 @@ def hand(hand: tuple[str, ...], rules: Rules, seat: str | None, dealer: str | No
     compile_notice(("batch",) if zero_sum(rules) else ("batch", "solve"))  # defenders' own solves
     if time_limit is None:
         slow_hands_notice(rules, samples * len(rules.trumps), "try a few samples first, or set --time-limit")
-    # with a time limit the cap may never be reached: a count and a rate, no end to aim at
-    with (progress(samples * len(rules.trumps), "solving", unit="solve") if time_limit is None else
-          progress(None, "solving", unit=" solves")) as bar:
+    with solves_progress(samples * len(rules.trumps), time_limit) as bar:
         report = checked(lambda: analyze_hand(cards, rules, seat=seat_i, dealer=dealer_i, samples=samples,
                                                seed=seed, known=list(known), constraints=parsed,
                                                precision=precision, threads=workers, progress=bar.update,

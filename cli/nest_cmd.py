@@ -11,8 +11,8 @@ from rook_analyze.analysis.inputs import MAX_SAMPLES
 from rook_analyze.cli.common import (BIDDER_DEFAULT, DEALER_DEFAULT, SEAT, SEED, TRUMP, BadInput, Number,
                                      check_detail_path, checked, compile_notice, constraint_option, detail_option,
                                      echo_data, emit_report, format_table, known_option, output_format, output_then,
-                                     parse_conditions, progress, rounded_records, rules_option, save_csv, seat_index,
-                                     slow_hands_notice, workers_option)
+                                     parse_conditions, rounded_records, rules_option, save_csv, seat_index,
+                                     slow_hands_notice, solves_progress, workers_option)
 from rook_analyze.solver import Hand, Rules
 from rook_analyze.solver.errors import plural
 
@@ -130,9 +130,7 @@ def nest(hand_text: str, nest_text: str, rules: Rules, bid: int | None, seat: st
     compile_notice()
     if time_limit is None:
         slow_hands_notice(rules, total, "try fewer --samples or --candidates first, or set --time-limit")
-    # with a time limit the planned solves may never all run: a count and a rate, no end to aim at
-    with (progress(total, "solving", unit="solve") if time_limit is None else
-          progress(None, "solving", unit=" solves")) as bar:
+    with solves_progress(total, time_limit) as bar:
         report = checked(lambda: analyze_nest(cards, nest_cards, rules, seat=seat_i, dealer=dealer_i, bid=bid,
                                                samples=samples, seed=seed, top=top, candidates=candidates,
                                                trumps=trumps or None, objective=objective, margin=margin,
