@@ -499,7 +499,7 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
         if all(c in frame.columns for c in lengths):
             longest_length = frame[lengths].to_numpy().max(axis=1)
             stats.append(("policy trump is a longest color of the dealt hand (equal lengths count)",
-                          float(np.mean(_policy_color_length(frame) == longest_length)), "share of hands"))
+                          float(np.mean(_trump_color_length(frame, "policy_points") == longest_length)), "share of hands"))
         # a best trump, ties included, as for the policy's trump above: the best_trump column gives
         # ties to the policy's trump, which would count a longest color tied for the best as a miss
         longest = frame["longest_color"].to_numpy()
@@ -517,11 +517,23 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
     return pd.DataFrame(stats, columns=["statistic", "value", "unit"])
 
 
-def _policy_color_length(frame: pd.DataFrame) -> np.ndarray:
-    """Per hand, the length of the policy trump's color in the dealt hand (0
-    where it names no color, or the color's length is not in the frame)."""
+def _trump_column(target: str) -> str | None:
+    """The column naming the trump whose points ``target`` holds: the best
+    trump's for ``best_points``, none for ``points_<trump>`` (a fixed trump),
+    else the policy's."""
+    if target == "best_points":
+        return "best_trump"
+    return None if target.startswith("points_") else "policy_trump"
+
+
+def _trump_color_length(frame: pd.DataFrame, target: str) -> np.ndarray:
+    """Per hand, the length in the dealt hand of the color of the trump whose
+    points ``target`` holds (0 where that trump is no color, or the color's
+    length is not in the frame)."""
     length = np.zeros(len(frame), dtype=int)
-    trump = frame["policy_trump"].to_numpy()
+    column = _trump_column(target)
+    trump = (frame[column].to_numpy() if column is not None
+             else np.full(len(frame), target[len("points_"):], dtype=object))
     for c in COLORS:
         col = f"len_{c}"
         if col in frame.columns:
@@ -530,12 +542,17 @@ def _policy_color_length(frame: pd.DataFrame) -> np.ndarray:
 
 
 def trump_length(frame: pd.DataFrame, rules: Rules | str, target: str, bids: Sequence[int]) -> pd.DataFrame:
-    """Points by the number of trumps in the dealt hand (the policy's trump color plus the birds)."""
+    """Points by the number of trumps in the dealt hand: the cards of the trump
+    color that ``target``'s points were played with (the policy's trump for
+    ``policy_points``, the best trump for ``best_points``, the color itself for
+    ``points_<trump>``) plus the birds."""
     rules = Rules.from_spec(rules)
     _check_target(frame, target)
-    _check_columns(frame, ("policy_trump",))
+    column = _trump_column(target)
+    if column is not None:
+        _check_columns(frame, (column,))
     bids = _checked_bids(bids)
-    length = _policy_color_length(frame)
+    length = _trump_color_length(frame, target)
     if "rook" in frame.columns:
         length = length + frame["rook"].to_numpy()
     show = [b for b in bids if b in (bids[0], bids[len(bids) // 2], bids[-1])] if bids else []

@@ -151,7 +151,8 @@ def render_table(rep: Report) -> str:
         "Trump choice:",
         format_table(records_of(_trump_rows(rep.trump_choice))),
         "",
-        "By trumps in the dealt hand (the policy's trump color"
+        "By trumps in the dealt hand (the "
+        + ("policy's trump color" if rep.target == "policy_points" else "best trump's color")
         + {0: ")", 1: " and the Rook)", 2: " and the Rooks)"}[rules.bird_count]
         + _bid_columns_note(rep.trump_length) + ":",
         format_table(records_of(_percent(rep.trump_length))),

@@ -396,6 +396,9 @@ def test_cli_target_best_says_so_in_the_table(dataset):
     assert [int(v) for v in line.split()[-len(best["bids"]):]] == [round(100 * every[f"make_{b}"])
                                                                    for b in best["bids"]]
     assert line != next(ln for ln in default.splitlines() if ln.startswith("all hands"))
+    # the trumps held are counted in the color the points were played with
+    assert "By trumps in the dealt hand (the best trump's color and the Rook)" in text
+    assert "By trumps in the dealt hand (the policy's trump color and the Rook)" in default
 
 
 @pytest.mark.parametrize("value", ["hindsight", "", "best_points"])  # the column's name is no target either
@@ -1150,3 +1153,29 @@ def test_the_policy_trump_counts_as_a_longest_color_where_lengths_tie():
     stats = trump_choice(frame, rules, rules.min_bid).set_index("statistic")["value"]
     assert stats["policy trump is the dealt hand's longest color (equal lengths: the higher top card)"] == 1 / 3
     assert stats["policy trump is a longest color of the dealt hand (equal lengths count)"] == 2 / 3
+
+
+def test_trump_length_counts_the_color_of_the_targets_trump():
+    """Under best_points the trumps held are those of the best trump's color
+    (the points are that trump's), under points_<trump> those of that color;
+    the policy's trump color would group these hands otherwise."""
+    rules = Rules.from_spec(RULES)
+    frame = pd.DataFrame({
+        "policy_trump": ["B", "R", "B", "G"],
+        "best_trump": ["R", "R", "Y", "B"],
+        "len_B": [3, 1, 2, 0], "len_R": [1, 2, 1, 1], "len_Y": [1, 1, 4, 2], "len_G": [1, 1, 0, 2],
+        "rook": [0, 1, 1, 0],
+        "policy_points": [60, 70, 80, 30], "best_points": [65, 70, 90, 40], "points_Y": [50, 55, 90, 20],
+    })
+    best = trump_length(frame, rules, "best_points", [70]).set_index("trumps")
+    # best trump's color held: R 1, R 2 + 1, Y 4 + 1, B 0
+    assert dict(best["rows"]) == {0: 1, 1: 1, 3: 1, 5: 1}
+    assert best.loc[5, "mean_points"] == 90 and best.loc[0, "mean_points"] == 40
+    policy = trump_length(frame, rules, "policy_points", [70]).set_index("trumps")
+    # the policy's color: B 3, R 2 + 1, B 2 + 1, G 2
+    assert dict(policy["rows"]) == {2: 1, 3: 3}
+    fixed = trump_length(frame, rules, "points_Y", [70]).set_index("trumps")
+    # Y held: 1, 1 + 1, 4 + 1, 2
+    assert dict(fixed["rows"]) == {1: 1, 2: 2, 5: 1}
+    with pytest.raises(SimulationError, match="best_trump"):
+        trump_length(frame.drop(columns="best_trump"), rules, "best_points", [70])
