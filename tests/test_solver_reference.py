@@ -193,6 +193,43 @@ def test_bird_any_time_is_not_its_neighbour_trump_of_equal_worth():
             trick = random_trick(deal, trump, declarer, leader, rng, rng.choice([0, 0, 1, 2, 3]))
             _check(deal, trump, declarer, leader, trick, zero_sum=True)
 
+def _bird_mid_trick(rules, rng, k):
+    """A random ending of ``k`` cards a seat with part of a trick played,
+    where a seat still to play holds a bird and could follow the led side
+    color (so under any_time it may play the bird there), and the trick
+    holds 10 points or more half the time: where the move ordering puts the
+    bird before the losers, and where a partner's card that only a bird can
+    beat counts as the trick's winner (``gen_moves``, ``partner_winning``)."""
+    while True:
+        deal, trump, declarer, leader, trick = random_position(rules, rng, k)
+        if not trick or trick[0].is_bird or trick[0].color == trump:
+            continue
+        n = rules.seats
+        later = [(leader + i) % n for i in range(len(trick), n)]
+        if not any(any(c.is_bird for c in deal.hands[s].cards())
+                   and any(c.color == trick[0].color and not c.is_bird for c in deal.hands[s].cards())
+                   for s in later):
+            continue
+        points = sum(rules.card_points(c.index) for c in trick)
+        if points >= 10 or rng.random() < 0.5:
+            return deal, trump, declarer, leader, trick
+
+
+@pytest.mark.parametrize("spec", ["hasbro", "kentucky", "hasbro,double_bird=true", "hasbro,bird=low",
+                                  "kentucky,bird=ten_and_half", "full,bird_play=any_time,double_bird=true",
+                                  "hasbro,bird_play=trump_suit"])
+def test_bird_that_may_play_off_color_mid_trick_equals_reference(spec):
+    """Positions where the ordering of an off-color bird acts: a seat still
+    to play holds a bird and a card of the led side color. The ordering
+    changes no value; checked against the reference, every bird rank and
+    two birds too (where the bird is not the top trump it may not win)."""
+    rules = Rules.from_spec(spec)
+    rng = random.Random(zlib.crc32(spec.encode()) + 57)
+    for k, count in ((2, 40), (3, 60), (4, 20)):
+        for _ in range(count):
+            _check(*_bird_mid_trick(rules, rng, k), zero_sum=True)
+
+
 def test_solve_batch_equals_reference():
     rules = Rules.preset("hasbro")
     rng = random.Random(21)

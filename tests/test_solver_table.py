@@ -29,7 +29,7 @@ from campaign import (case_text, deal_of as _deal_of, logged_stores, matching_po
                       random_rules, reference_values, shuffle_irrelevant as _shuffle_irrelevant,
                       stored_bound_faults, table_key as _key)
 from naive import random_endgame
-from rook_analyze.solver import Deal, Rules, api, config, kernel, random_deal
+from rook_analyze.solver import Card, Deal, Rules, api, config, kernel, random_deal
 from rook_analyze.solver.config import TT_WAYS
 
 CONFIGS = ["full", "hasbro", "kentucky", "dixie40", "bridge", "full,bird_play=any_time",
@@ -327,6 +327,50 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, second) == [first, second, *rest]
     assert order(kernel.NO_MOVE, second) == [second, *[c for c in plain if c != second]]
     assert order(first, first) == [first, *[c for c in plain if c != first]]
+
+
+def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_beats_wins():
+    """Move ordering under bird_play=any_time (values never depend on it):
+    a partner's card that no seat of the other side still to play can beat
+    but by playing a bird on a color it could follow counts as the trick's
+    winner (``partner_winning``: play low to it), and a bird goes before
+    the losers wherever the other side may take a trick of 10 points or
+    more, not only at the last seat (``gen_moves``)."""
+    rules = Rules.preset("hasbro")
+    side = np.array([1, 0, 1, 0], np.int64)
+
+    def position(rdn, leader, trick):
+        d = Deal.from_rdn(rdn, rules)
+        return api._position(d, "B", 0, leader, "W", [Card.from_rdn(c) for c in trick])
+
+    # N led the R14, E followed; S to play; W holds the Rook and reds
+    pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: Rook R7", 0, ["R14", "R5"])
+    led, n = int(pos.trick[0]), 4
+    assert kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane, 1,
+                                  pos.enc.bird_mask)
+    # W out of reds with a trump: it may ruff, so the R14 is no sure winner
+    pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: B5 Y8", 0, ["R14", "R5"])
+    assert not kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane, 1,
+                                      pos.enc.bird_mask)
+    # N led the R10 (10 points); E, second to play, holds the Rook and two
+    # low reds: the Rook comes before the losers
+    pos = position("N: R10 Y5 Y6 / E: Rook R5 R6 / S: R7 Y7 Y8 / W: R8 Y9 Y10", 0, ["R10"])
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    history = np.zeros(64, np.int64)
+    live = np.uint64(0)
+    for h in pos.hands:
+        live |= h
+    led = int(pos.trick[0])
+    live |= np.uint64(1 << led)
+    rook = int(pos.enc.perm[Card.from_rdn("Rook").index])
+    for points, first in ((10, True), (0, False)):
+        k, _ = kernel.gen_moves(out, scores, pos.hands[1], live, led, 1, pos.enc.bird_mask, pos.enc.values, 1, n,
+                                led, False, pos.enc.trump_lane, kernel.NO_MOVE, history, 0, points,
+                                kernel.NO_MOVE)
+        order = [int(c) for c in out[:k]]
+        assert len(order) == 3 and (order[0] == rook) == first, (points, order)
+        assert order[-1] == rook or first
 
 
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
