@@ -373,6 +373,33 @@ def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_be
         assert order[-1] == rook or first
 
 
+def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
+    """Move ordering at the last seat (values never depend on it): a top
+    trump takes a trick whenever it is played, so the cheaper winners go
+    first, even where the top trump holds a counter; the losers still come
+    after every winner (``_score_move``)."""
+    rules = Rules.preset("hasbro")
+    n = 4
+    # N led the R5, E and S followed (S's R7 wins); W, out of reds, holds the
+    # B14 (10 points, the top trump: the Rook is out), the B6 (N holds the
+    # B13) and the Y9
+    d = Deal.from_rdn("N: R5 B13 Y5 / E: R6 Y6 Y7 / S: R7 Y8 Y10 / W: B14 B6 Y9", rules)
+    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R5", "R6", "R7")])
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    history = np.zeros(64, np.int64)
+    live = np.uint64(0)
+    for h in pos.hands:
+        live |= h
+    for i in range(3):
+        live |= np.uint64(1 << int(pos.trick[i]))
+    card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("B14", "B6", "Y9")}
+    k, _ = kernel.gen_moves(out, scores, pos.hands[3], live, int(pos.trick[0]), 0, pos.enc.bird_mask,
+                            pos.enc.values, 3, n, int(pos.trick[2]), False, pos.enc.trump_lane, kernel.NO_MOVE,
+                            history, 0, 5, kernel.NO_MOVE)
+    assert [int(c) for c in out[:k]] == [card["B6"], card["B14"], card["Y9"]]
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
 def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
     # the probe plays a hint before listing the other moves only where
