@@ -400,6 +400,29 @@ def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
     assert [int(c) for c in out[:k]] == [card["B6"], card["B14"], card["Y9"]]
 
 
+def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
+    """Move ordering before the last seat, the partner sure to win (values
+    never depend on it): a top card may take a trick of its own later, so
+    it scores a little less (``_score_move``): a top Y14 (10 points) after
+    a G5 (5 points, not top), still before a Y7 worth nothing."""
+    rules = Rules.preset("hasbro")
+    d = Deal.from_rdn("N: R14 G14 Y5 / E: R5 G6 Y6 / S: Y14 G5 Y7 / W: R6 G7 Y8", rules)
+    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R14", "R5")])
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    history = np.zeros(64, np.int64)
+    live = np.uint64(0)
+    for h in pos.hands:
+        live |= h
+    for i in range(2):
+        live |= np.uint64(1 << int(pos.trick[i]))
+    card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Y14", "G5", "Y7")}
+    led = int(pos.trick[0])
+    k, _ = kernel.gen_moves(out, scores, pos.hands[2], live, led, 0, pos.enc.bird_mask, pos.enc.values, 2, 4,
+                            led, True, pos.enc.trump_lane, kernel.NO_MOVE, history, 0, 15, kernel.NO_MOVE)
+    assert [int(c) for c in out[:k]] == [card["G5"], card["Y14"], card["Y7"]]
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
 def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
     # the probe plays a hint before listing the other moves only where
