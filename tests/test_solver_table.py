@@ -329,6 +329,25 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
+def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0):
+    """``gen_moves``' order of seat ``seat``'s cards mid-trick at ``pos`` (a
+    position from ``api._position`` with its trick so far), the card at
+    ``win_pos`` in the trick winning it: the encoded cards, best first."""
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    live = np.uint64(0)
+    for h in pos.hands:
+        live |= h
+    tlen = len(pos.trick)
+    for i in range(tlen):
+        live |= np.uint64(1 << int(pos.trick[i]))
+    led = int(pos.trick[0])
+    k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, led, any_time, pos.enc.bird_mask, pos.enc.values,
+                            tlen, len(pos.hands), int(pos.trick[win_pos]), partner_winning, pos.enc.trump_lane,
+                            kernel.NO_MOVE, np.zeros(64, np.int64), 0, trick_points, kernel.NO_MOVE)
+    return [int(c) for c in out[:k]]
+
+
 def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_beats_wins():
     """Move ordering under bird_play=any_time (values never depend on it):
     a partner's card that no seat of the other side still to play can beat
@@ -355,20 +374,9 @@ def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_be
     # N led the R10 (10 points); E, second to play, holds the Rook and two
     # low reds: the Rook comes before the losers
     pos = position("N: R10 Y5 Y6 / E: Rook R5 R6 / S: R7 Y7 Y8 / W: R8 Y9 Y10", 0, ["R10"])
-    out = np.zeros(kernel.MAXMOVES, np.int64)
-    scores = np.zeros(kernel.MAXMOVES, np.int64)
-    history = np.zeros(64, np.int64)
-    live = np.uint64(0)
-    for h in pos.hands:
-        live |= h
-    led = int(pos.trick[0])
-    live |= np.uint64(1 << led)
     rook = int(pos.enc.perm[Card.from_rdn("Rook").index])
     for points, first in ((10, True), (0, False)):
-        k, _ = kernel.gen_moves(out, scores, pos.hands[1], live, led, 1, pos.enc.bird_mask, pos.enc.values, 1, n,
-                                led, False, pos.enc.trump_lane, kernel.NO_MOVE, history, 0, points,
-                                kernel.NO_MOVE)
-        order = [int(c) for c in out[:k]]
+        order = _trick_order(pos, 1, 0, False, points, any_time=1)
         assert len(order) == 3 and (order[0] == rook) == first, (points, order)
         assert order[-1] == rook or first
 
@@ -379,25 +387,13 @@ def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
     first, even where the top trump holds a counter; the losers still come
     after every winner (``_score_move``)."""
     rules = Rules.preset("hasbro")
-    n = 4
     # N led the R5, E and S followed (S's R7 wins); W, out of reds, holds the
     # B14 (10 points, the top trump: the Rook is out), the B6 (N holds the
     # B13) and the Y9
     d = Deal.from_rdn("N: R5 B13 Y5 / E: R6 Y6 Y7 / S: R7 Y8 Y10 / W: B14 B6 Y9", rules)
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R5", "R6", "R7")])
-    out = np.zeros(kernel.MAXMOVES, np.int64)
-    scores = np.zeros(kernel.MAXMOVES, np.int64)
-    history = np.zeros(64, np.int64)
-    live = np.uint64(0)
-    for h in pos.hands:
-        live |= h
-    for i in range(3):
-        live |= np.uint64(1 << int(pos.trick[i]))
     card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("B14", "B6", "Y9")}
-    k, _ = kernel.gen_moves(out, scores, pos.hands[3], live, int(pos.trick[0]), 0, pos.enc.bird_mask,
-                            pos.enc.values, 3, n, int(pos.trick[2]), False, pos.enc.trump_lane, kernel.NO_MOVE,
-                            history, 0, 5, kernel.NO_MOVE)
-    assert [int(c) for c in out[:k]] == [card["B6"], card["B14"], card["Y9"]]
+    assert _trick_order(pos, 3, 2, False, 5) == [card["B6"], card["B14"], card["Y9"]]
 
 
 def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
@@ -408,19 +404,8 @@ def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     rules = Rules.preset("hasbro")
     d = Deal.from_rdn("N: R14 G14 Y5 / E: R5 G6 Y6 / S: Y14 G5 Y7 / W: R6 G7 Y8", rules)
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R14", "R5")])
-    out = np.zeros(kernel.MAXMOVES, np.int64)
-    scores = np.zeros(kernel.MAXMOVES, np.int64)
-    history = np.zeros(64, np.int64)
-    live = np.uint64(0)
-    for h in pos.hands:
-        live |= h
-    for i in range(2):
-        live |= np.uint64(1 << int(pos.trick[i]))
     card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Y14", "G5", "Y7")}
-    led = int(pos.trick[0])
-    k, _ = kernel.gen_moves(out, scores, pos.hands[2], live, led, 0, pos.enc.bird_mask, pos.enc.values, 2, 4,
-                            led, True, pos.enc.trump_lane, kernel.NO_MOVE, history, 0, 15, kernel.NO_MOVE)
-    assert [int(c) for c in out[:k]] == [card["G5"], card["Y14"], card["Y7"]]
+    assert _trick_order(pos, 2, 0, True, 15) == [card["G5"], card["Y14"], card["Y7"]]
 
 
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
