@@ -432,10 +432,11 @@ def gen_class_head(c, h, live, led, any_time, bird_mask, values):
 
 
 @njit(inline='always', **JIT)
-def partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, any_time, bird_mask):
+def partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, bird_mask):
     """``gen_moves``' partner_winning: a partner's card wins the trick and
     no seat of the other side still to play can beat it, but by a bird
-    played on a color it could follow (under bird_play=any_time)."""
+    played on a color it could follow (under bird_play=any_time): the
+    same under either rule, so the rule is not a parameter."""
     if tlen == 0:
         return False
     wseat = _seat_after(leader, winpos, n)
@@ -462,8 +463,7 @@ def gen_rest(out, scratch, hands, leader, n, side, seat, tlen, led, win_card, wi
     before its other moves were listed (the probe's lazy plies). Called,
     not inlined: a second copy of the move generator in the probe cost
     more in instruction-cache misses than the call."""
-    pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, any_time,
-                         bird_mask)
+    pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, bird_mask)
     linfo = lead_lanes(hands, leader, n, side, trump_lane) if tlen == 0 else 0
     return gen_moves(out, scratch, hands[seat], live, led, any_time, bird_mask, values, tlen, n, win_card, pw,
                      trump_lane, first, history, linfo, trick_points, hint2)
@@ -2213,7 +2213,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # gen_rest's work, inlined: calling it here too cost more
                 # (cachegrind 0.990 of the old kernel against 0.976)
                 pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane,
-                                     any_time, bird_mask)
+                                     bird_mask)
                 linfo = lead_lanes(hands, leader, n, side, trump_lane) if tlen == 0 else 0
                 nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                                            win_card, pw, trump_lane, hint, history[seat], linfo, trickval, hint2)

@@ -365,11 +365,11 @@ def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_be
     # N led the R14, E followed; S to play; W holds the Rook and reds
     pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: Rook R7", 0, ["R14", "R5"])
     led, n = int(pos.trick[0]), 4
-    assert kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane, 1,
+    assert kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane,
                                   pos.enc.bird_mask)
     # W out of reds with a trump: it may ruff, so the R14 is no sure winner
     pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: B5 Y8", 0, ["R14", "R5"])
-    assert not kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane, 1,
+    assert not kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane,
                                       pos.enc.bird_mask)
     # N led the R10 (10 points); E, second to play, holds the Rook and two
     # low reds: the Rook comes before the losers
