@@ -498,8 +498,9 @@ def trump_choice(frame: pd.DataFrame, rules: Rules | str, min_bid: int | None) -
         lengths = [f"len_{c}" for c in COLORS]
         if all(c in frame.columns for c in lengths):
             longest_length = frame[lengths].to_numpy().max(axis=1)
+            policy_length = _trump_color_length(frame, "policy_points")
             stats.append(("policy trump is a longest color of the dealt hand (equal lengths count)",
-                          float(np.mean(_trump_color_length(frame, "policy_points") == longest_length)), "share of hands"))
+                          float(np.mean(policy_length == longest_length)), "share of hands"))
         # a best trump, ties included, as for the policy's trump above: the best_trump column gives
         # ties to the policy's trump, which would count a longest color tied for the best as a miss
         longest = frame["longest_color"].to_numpy()

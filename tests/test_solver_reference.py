@@ -193,6 +193,7 @@ def test_bird_any_time_is_not_its_neighbour_trump_of_equal_worth():
             trick = random_trick(deal, trump, declarer, leader, rng, rng.choice([0, 0, 1, 2, 3]))
             _check(deal, trump, declarer, leader, trick, zero_sum=True)
 
+
 def _bird_mid_trick(rules, rng, k):
     """A random ending of ``k`` cards a seat with part of a trick played,
     where a seat still to play holds a bird and could follow the led side
