@@ -329,10 +329,11 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
-def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0):
+def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0, lead_info=0):
     """``gen_moves``' order of seat ``seat``'s cards mid-trick at ``pos`` (a
     position from ``api._position`` with its trick so far), the card at
-    ``win_pos`` in the trick winning it: the encoded cards, best first."""
+    ``win_pos`` in the trick winning it: the encoded cards, best first
+    (``lead_info``: ``follow_beaters``' word, which the probe passes)."""
     out = np.zeros(kernel.MAXMOVES, np.int64)
     scores = np.zeros(kernel.MAXMOVES, np.int64)
     live = np.uint64(0)
@@ -344,7 +345,7 @@ def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0):
     led = int(pos.trick[0])
     k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, led, any_time, pos.enc.bird_mask, pos.enc.values,
                             tlen, len(pos.hands), int(pos.trick[win_pos]), partner_winning, pos.enc.trump_lane,
-                            kernel.NO_MOVE, np.zeros(64, np.int64), 0, trick_points, kernel.NO_MOVE)
+                            kernel.NO_MOVE, np.zeros(64, np.int64), lead_info, trick_points, kernel.NO_MOVE)
     return [int(c) for c in out[:k]]
 
 
@@ -394,6 +395,41 @@ def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R5", "R6", "R7")])
     card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("B14", "B6", "Y9")}
     assert _trick_order(pos, 3, 2, False, 5) == [card["B6"], card["B14"], card["Y9"]]
+
+
+def test_a_seat_before_the_last_first_follows_with_a_card_no_later_opponent_beats():
+    """Move ordering before the last seat, following the led color (values
+    never depend on it): at the second seat a winner that no seat of the
+    other side still to play can beat goes first, not low (second hand low
+    stays for the winners the other side may beat); at the third seat the
+    winners that the last seat cannot beat go before those it can
+    (``follow_beaters``, ``_score_move``)."""
+    rules = Rules.preset("hasbro")
+    side = np.array([1, 0, 1, 0], np.int64)
+
+    def order(rdn, trick, seat, win_pos, names):
+        d = Deal.from_rdn(rdn, rules)
+        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in trick])
+        info = kernel.follow_beaters(pos.hands, 0, 4, side, seat, len(trick), int(pos.trick[0]),
+                                     int(pos.trick[win_pos]), pos.enc.trump_lane, pos.enc.bird_mask)
+        got = _trick_order(pos, seat, win_pos, False, 5, lead_info=info)
+        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
+        return got, [card[name] for name in names]
+
+    # N led the R5; E holds the R12 (W, its partner, the R14) and the R6; S
+    # holds the R7: the R12 takes the trick, the R6 may not
+    got, (r12, r6) = order("N: R5 B13 Y5 / E: R12 R6 Y6 / S: R7 Y8 Y9 / W: R14 Y10 Y7", ["R5"], 1, 0,
+                           ["R12", "R6"])
+    assert got[0] == r12
+    # S void in reds with a trump: it may ruff either, so second hand low
+    got, (r12, r6) = order("N: R5 R7 Y5 / E: R12 R6 Y6 / S: B7 Y8 Y9 / W: R14 Y10 Y7", ["R5"], 1, 0,
+                           ["R12", "R6"])
+    assert got.index(r6) < got.index(r12)
+    # N led the R5, E played the R6; S holds the R12 and the R9, W the R10:
+    # the R12 first, the cheaper R9 after it
+    got, want = order("N: R5 R14 Y5 / E: R6 Y6 Y7 / S: R12 R9 Y8 / W: R10 Y9 Y10", ["R5", "R6"], 2, 1,
+                      ["R12", "R9"])
+    assert got == want
 
 
 def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
