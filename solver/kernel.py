@@ -261,9 +261,10 @@ def mask_points(mask, values):
 def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, trump_lane, lead_info, bird_mask):
     """Move-ordering score: higher is tried first. From the mover's side.
     ``lead_info`` on lead: bit L set when a partner holds the top card of
-    color L, bit 4 + L when an opponent can ruff color L; mid-trick, before
-    the last seat: ``follow_beaters`` (0: every card that follows and wins
-    may be beaten)."""
+    color L, bit 4 + L when an opponent can ruff color L, bit 8 when an
+    opponent holds a trump; mid-trick, before the last seat:
+    ``follow_beaters`` (0: every card that follows and wins may be
+    beaten)."""
     v = values[c]
     rank = c & 15
     lm = lane_mask(c)
@@ -278,6 +279,15 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
             # quarters more on dixie40 and bridge)
             return -600 - 8 * v - rank
         trump = lane == trump_lane
+        if trump and (lead_info >> 8) & 1 == 0:
+            # the other side holds no trump: a trump lead draws nothing from
+            # it, and the Rook and the top trumps win whenever played, so
+            # every trump lead goes after the side colors' leads, counters
+            # first (the Rook led first failed 61 % of the times there, a
+            # low lead cutting: -1.9 % nodes on hand's work, fifty-eighth
+            # session; the Rook alone after them -0.2 %, the top trumps
+            # -1.0 %)
+            return -500 + 8 * v + rank
         if top:
             # a sure winner in its color: cash it, counters first; a side
             # color's before the leads to a partner's winner, a trump's
@@ -342,7 +352,7 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
 def lead_lanes(hands, seat, n, side, trump_lane):
     """For ordering the leads of ``seat``: bit L when a partner holds the
     highest live card of color L; bit 4 + L when an opponent is out of side
-    color L and holds a trump."""
+    color L and holds a trump; bit 8 when an opponent holds a trump."""
     out = 0
     me = side[seat]
     for lane in range(4):
@@ -359,6 +369,8 @@ def lead_lanes(hands, seat, n, side, trump_lane):
             elif side[s] != me and lane != trump_lane and trump_lane >= 0:
                 if (hands[s] >> np.uint64(16 * trump_lane)) & LANE:
                     out |= 1 << (4 + lane)
+            if t != 0 and lane == trump_lane and side[s] != me:
+                out |= 1 << 8
         if top_seat >= 0 and top_seat != seat and side[top_seat] == me:
             out |= 1 << lane
     return out

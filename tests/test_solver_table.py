@@ -444,6 +444,46 @@ def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     assert _trick_order(pos, 2, 0, True, 15) == [card["G5"], card["Y14"], card["Y7"]]
 
 
+def _lead_order(pos, seat):
+    """``gen_moves``' order of the leads of seat ``seat`` at ``pos`` (a
+    position from ``api._position`` at a trick start): the encoded cards,
+    best first."""
+    out = np.zeros(kernel.MAXMOVES, np.int64)
+    scores = np.zeros(kernel.MAXMOVES, np.int64)
+    live = np.uint64(0)
+    for h in pos.hands:
+        live |= h
+    n = len(pos.hands)
+    info = kernel.lead_lanes(pos.hands, seat, n, pos.side, pos.enc.trump_lane)
+    k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, -1, int(pos.P[1]), pos.enc.bird_mask,
+                            pos.enc.values, 0, n, -1, False, pos.enc.trump_lane, kernel.NO_MOVE,
+                            np.zeros(64, np.int64), info, 0, kernel.NO_MOVE)
+    return [int(c) for c in out[:k]]
+
+
+def test_the_rook_and_trumps_are_led_last_when_the_other_side_holds_no_trump():
+    """Move ordering at a trick start (values never depend on it): where
+    the other side holds no trump, a trump lead draws nothing from it, and
+    the Rook and the top trumps win whenever played, so every trump lead
+    goes after the side colors' leads (``_score_move``); with a trump left
+    to the other side the Rook still comes first."""
+    rules = Rules.preset("hasbro")
+
+    def order(rdn):
+        d = Deal.from_rdn(rdn, rules)
+        pos = api._position(d, "B", 0, 0, "W", [])
+        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Rook", "B7", "Y6", "R9")}
+        return [next(k for k, v in card.items() if v == c) for c in _lead_order(pos, 0)]
+
+    # N (on lead) holds the Rook, the B7 (S holds the B8), a low yellow and
+    # the R9; E and W hold no trump
+    got = order("N: Rook B7 Y6 R9 / E: Y7 Y8 R14 R10 / S: B8 Y9 R5 G5 / W: Y10 Y11 R6 G6")
+    assert set(got[:2]) == {"Y6", "R9"} and set(got[2:]) == {"Rook", "B7"}, got
+    # W holds the B6: the Rook draws it first
+    got = order("N: Rook B7 Y6 R9 / E: Y7 Y8 R14 R10 / S: B8 Y9 R5 G5 / W: Y10 B6 R6 G6")
+    assert got[0] == "Rook", got
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
 def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
     # the probe plays a hint before listing the other moves only where
