@@ -262,7 +262,8 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
     """Move-ordering score: higher is tried first. From the mover's side.
     ``lead_info`` on lead: bit L set when a partner holds the top card of
     color L, bit 4 + L when an opponent can ruff color L, bit 8 when an
-    opponent holds a trump; mid-trick, before the last seat:
+    opponent holds a trump, bit 9 when the mover is of the declaring side
+    (``lead_lanes``); mid-trick, before the last seat:
     ``follow_beaters`` (0: every card that follows and wins may be
     beaten)."""
     v = values[c]
@@ -303,6 +304,16 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
             # to partner's winner, with a counter if any; in trumps after
             # the trump cashes
             return (650 if trump else 900) + 8 * v - rank
+        if trump and (lead_info >> 9) & 1:
+            # the declaring side's low trump (the top trump not the
+            # partner's): before the side colors' low cards, the cheapest
+            # first; tied with them by rank it came after them (-0.9 %
+            # nodes on hand's work, fifty-eighth session, -1.0 % after the
+            # session's other two ordering changes; for either side,
+            # -1.1 % there but +0.5 % on its first 10 samples and cachegrind
+            # 1.019 on its first 5; before the leads to a partner's top
+            # trump, +3.2 %; after the colors an opponent ruffs, +19 %)
+            return 200 - 8 * v - rank
         return -8 * v - rank
     last = tlen == n - 1
     wins = beats(c, win_card, trump_lane)
@@ -352,7 +363,8 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
 def lead_lanes(hands, seat, n, side, trump_lane):
     """For ordering the leads of ``seat``: bit L when a partner holds the
     highest live card of color L; bit 4 + L when an opponent is out of side
-    color L and holds a trump; bit 8 when an opponent holds a trump."""
+    color L and holds a trump; bit 8 when an opponent holds a trump; bit 9
+    when ``seat`` is of the declaring side."""
     out = 0
     me = side[seat]
     for lane in range(4):
@@ -373,6 +385,8 @@ def lead_lanes(hands, seat, n, side, trump_lane):
                 out |= 1 << 8
         if top_seat >= 0 and top_seat != seat and side[top_seat] == me:
             out |= 1 << lane
+    if me == 1:
+        out |= 1 << 9
     return out
 
 

@@ -484,6 +484,30 @@ def test_the_rook_and_trumps_are_led_last_when_the_other_side_holds_no_trump():
     assert got[0] == "Rook", got
 
 
+def test_the_declaring_side_leads_a_low_trump_before_the_side_colors_low_cards():
+    """Move ordering at a trick start (values never depend on it): the
+    declaring side's low trump, the top trump an opponent's, is led before
+    the side colors' low cards, and a side color's top card is still cashed
+    first; a defender's low trump still ranks with the side colors' low
+    cards, by rank (``_score_move``)."""
+    rules = Rules.preset("hasbro")
+
+    def order_of(rdn, leader, names):
+        pos = api._position(Deal.from_rdn(rdn, rules), "B", 0, leader, "W", [])
+        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
+        return [next(k for k, v in card.items() if v == c) for c in _lead_order(pos, leader)]
+
+    names = ("B11", "Y6", "G6", "R14")
+    # N (declaring) to lead: the B11 (E holds the B13, the top trump: the
+    # Rook is out), the Y6 and G6 (W holds the top yellow and green) and the
+    # R14 (the top red)
+    order = order_of("N: B11 Y6 G6 R14 / E: B13 Y8 G8 R5 / S: B7 Y7 G7 R6 / W: B9 Y9 G9 R7", 0, names)
+    assert order[:2] == ["R14", "B11"] and sorted(order[2:]) == ["G6", "Y6"], order
+    # E (a defender) to lead the same cards, N holding the top trump, yellow and green
+    order = order_of("N: B13 Y9 G9 R5 / E: B11 Y6 G6 R14 / S: B7 Y7 G7 R6 / W: B9 Y8 G8 R7", 1, names)
+    assert order[0] == "R14" and order[-1] == "B11", order
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
 def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
     # the probe plays a hint before listing the other moves only where
