@@ -422,6 +422,18 @@ def follow_beaters(hands, leader, n, side, seat, tlen, led, win_card, trump_lane
 
 
 @njit(inline='always', **JIT)
+def ply_info(hands, leader, n, side, seat, tlen, led, win_card, pw, trump_lane, bird_mask):
+    """``gen_moves``' lead_info for the seat to move: ``lead_lanes`` at a
+    trick start, ``follow_beaters`` before the last seat where no partner
+    is sure to win, else 0."""
+    if tlen == 0:
+        return lead_lanes(hands, leader, n, side, trump_lane)
+    if tlen < n - 1 and not pw:
+        return follow_beaters(hands, leader, n, side, seat, tlen, led, win_card, trump_lane, bird_mask)
+    return 0
+
+
+@njit(inline='always', **JIT)
 def _stood_for(c, legal, live, any_time, bird_mask, values):
     """Does the next live card above legal card ``c`` stand for it in a move
     list? It does when it is equivalent: same hand (also ``legal``), same
@@ -532,12 +544,7 @@ def gen_rest(out, scratch, hands, leader, n, side, seat, tlen, led, win_card, wi
     not inlined: a second copy of the move generator in the probe cost
     more in instruction-cache misses than the call."""
     pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane, bird_mask)
-    if tlen == 0:
-        linfo = lead_lanes(hands, leader, n, side, trump_lane)
-    elif tlen < n - 1 and not pw:
-        linfo = follow_beaters(hands, leader, n, side, seat, tlen, led, win_card, trump_lane, bird_mask)
-    else:
-        linfo = 0
+    linfo = ply_info(hands, leader, n, side, seat, tlen, led, win_card, pw, trump_lane, bird_mask)
     return gen_moves(out, scratch, hands[seat], live, led, any_time, bird_mask, values, tlen, n, win_card, pw,
                      trump_lane, first, history, linfo, trick_points, hint2)
 
@@ -2287,12 +2294,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 # (cachegrind 0.990 of the old kernel against 0.976)
                 pw = partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, trump_lane,
                                      bird_mask)
-                if tlen == 0:
-                    linfo = lead_lanes(hands, leader, n, side, trump_lane)
-                elif tlen < n - 1 and not pw:
-                    linfo = follow_beaters(hands, leader, n, side, seat, tlen, led, win_card, trump_lane, bird_mask)
-                else:
-                    linfo = 0
+                linfo = ply_info(hands, leader, n, side, seat, tlen, led, win_card, pw, trump_lane, bird_mask)
                 nm[p], todo[p] = gen_moves(mv[p], scratch, h_s, live, led, any_time, bird_mask, values, tlen, n,
                                            win_card, pw, trump_lane, hint, history[seat], linfo, trickval, hint2)
             mi[p] = 0
