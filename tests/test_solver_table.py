@@ -367,11 +367,11 @@ def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_be
     pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: Rook R7", 0, ["R14", "R5"])
     led, n = int(pos.trick[0]), 4
     assert kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane,
-                                  pos.enc.bird_mask)
+                                  pos.enc.bird_mask, np.uint64(0))
     # W out of reds with a trump: it may ruff, so the R14 is no sure winner
     pos = position("N: R14 Y5 / E: R5 Y6 / S: R6 Y7 / W: B5 Y8", 0, ["R14", "R5"])
     assert not kernel.partner_winning(pos.hands, 0, n, side, 2, 2, led, led, 0, pos.enc.trump_lane,
-                                      pos.enc.bird_mask)
+                                      pos.enc.bird_mask, np.uint64(0))
     # N led the R10 (10 points); E, second to play, holds the Rook and two
     # low reds: the Rook comes before the losers
     pos = position("N: R10 Y5 Y6 / E: Rook R5 R6 / S: R7 Y7 Y8 / W: R8 Y9 Y10", 0, ["R10"])
@@ -442,6 +442,35 @@ def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R14", "R5")])
     card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Y14", "G5", "Y7")}
     assert _trick_order(pos, 2, 0, True, 15) == [card["G5"], card["Y14"], card["Y7"]]
+
+
+
+def test_the_second_seat_smears_a_counter_where_its_partner_last_is_sure_to_win():
+    """Move ordering at the second seat (values never depend on it): where
+    the partner, last to play, holds a card that takes the trick whatever
+    the third seat plays, the partner counts as winning
+    (``partner_winning``), so the second seat plays a counter to it rather
+    than second hand low."""
+    rules = Rules.preset("hasbro")
+    side = np.array([1, 0, 1, 0], np.int64)
+
+    def order(rdn):
+        d = Deal.from_rdn(rdn, rules)
+        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn("R9")])
+        led = int(pos.trick[0])
+        worth = np.uint64(sum(1 << c for c in range(64) if pos.enc.values[c] > 0))
+        pw = kernel.partner_winning(pos.hands, 0, 4, side, 1, 1, led, led, 0, pos.enc.trump_lane,
+                                    pos.enc.bird_mask, worth)
+        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("R5", "R6")}
+        return pw, _trick_order(pos, 1, 0, pw, 0)[:2], [card["R5"], card["R6"]]
+
+    # N led the R9; E holds the R5 (5 points) and the R6; S must follow with
+    # the R7; W, E's partner, holds the R14: the R5 first
+    pw, got, (r5, r6) = order("N: R9 B13 Y5 / E: R5 R6 Y6 / S: R7 Y8 Y10 / W: R14 Y9 Y7")
+    assert pw and got == [r5, r6]
+    # S out of reds with a trump may ruff the R14: second hand low, the R6
+    pw, got, (r5, r6) = order("N: R9 R7 Y5 / E: R5 R6 Y6 / S: B7 Y8 Y10 / W: R14 Y9 Y7")
+    assert not pw and got == [r6, r5]
 
 
 def _lead_order(pos, seat):
