@@ -537,6 +537,19 @@ def test_the_declaring_side_leads_a_low_trump_before_the_side_colors_low_cards()
     assert order[0] == "R14" and order[-1] == "B11", order
 
 
+def test_the_lead_that_last_cut_goes_before_the_tables_move():
+    """Move ordering at a trick start (values never depend on it): the lead
+    that last cut at a position like this one (``hint_get``) is tried
+    first, the table's move second (its probe was for another target); with
+    no move from the table, the two last cuts; the table's move first only
+    where it is the last cut or there is none (``lead_hints``)."""
+    no = kernel.NO_MOVE
+    assert kernel.lead_hints(no, 5, 9) == (5, 9)
+    assert kernel.lead_hints(12, 5, 9) == (5, 12)
+    assert kernel.lead_hints(12, 12, 9) == (12, 9)
+    assert kernel.lead_hints(12, no, no) == (12, no)
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,bird=low", "dixie40"])
 def test_a_lazy_first_move_is_one_that_gen_moves_lists(spec):
     # the probe plays a hint before listing the other moves only where
