@@ -547,7 +547,7 @@ def partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, t
         # session). Only where the seat holds a counter to play: without
         # one its own winners go last here, and tricks_only took 2.6 % more
         # nodes. Ordering only, as above
-        s3 = _seat_after(leader, 3, n)
+        s3 = _seat_after(leader, np.int64(3), n)  # not a literal: _seat_after would compile again
         h3 = hands[s3]
         f = h3 & lane_mask(led)
         best = -1
