@@ -329,24 +329,31 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
-def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0, lead_info=0):
-    """``gen_moves``' order of seat ``seat``'s cards mid-trick at ``pos`` (a
-    position from ``api._position`` with its trick so far), the card at
-    ``win_pos`` in the trick winning it: the encoded cards, best first
-    (``lead_info``: ``follow_beaters``' word, which the probe passes)."""
+def _gen_order(pos, seat, tlen, win_card, partner_winning, any_time, lead_info, trick_points):
+    """``gen_moves``' list for seat ``seat`` at ``pos``, the first ``tlen``
+    cards of its trick played: the encoded cards, best first."""
     out = np.zeros(kernel.MAXMOVES, np.int64)
     scores = np.zeros(kernel.MAXMOVES, np.int64)
     live = np.uint64(0)
     for h in pos.hands:
         live |= h
-    tlen = len(pos.trick)
     for i in range(tlen):
         live |= np.uint64(1 << int(pos.trick[i]))
-    led = int(pos.trick[0])
-    k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, led, any_time, pos.enc.bird_mask, pos.enc.values,
-                            tlen, len(pos.hands), int(pos.trick[win_pos]), partner_winning, pos.enc.trump_lane,
-                            kernel.NO_MOVE, np.zeros(64, np.int64), lead_info, trick_points, kernel.NO_MOVE)
+    led = int(pos.trick[0]) if tlen else -1
+    k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, led, any_time, pos.enc.bird_mask,
+                            pos.enc.values, tlen, len(pos.hands), win_card, partner_winning,
+                            pos.enc.trump_lane, kernel.NO_MOVE, np.zeros(64, np.int64), lead_info, trick_points,
+                            kernel.NO_MOVE)
     return [int(c) for c in out[:k]]
+
+
+def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0, lead_info=0):
+    """``gen_moves``' order of seat ``seat``'s cards mid-trick at ``pos`` (a
+    position from ``api._position`` with its trick so far), the card at
+    ``win_pos`` in the trick winning it: the encoded cards, best first
+    (``lead_info``: ``follow_beaters``' word, which the probe passes)."""
+    return _gen_order(pos, seat, len(pos.trick), int(pos.trick[win_pos]), partner_winning, any_time, lead_info,
+                      trick_points)
 
 
 def test_the_bird_off_color_is_ordered_by_the_trick_and_a_partner_only_a_bird_beats_wins():
@@ -477,17 +484,8 @@ def _lead_order(pos, seat):
     """``gen_moves``' order of the leads of seat ``seat`` at ``pos`` (a
     position from ``api._position`` at a trick start): the encoded cards,
     best first."""
-    out = np.zeros(kernel.MAXMOVES, np.int64)
-    scores = np.zeros(kernel.MAXMOVES, np.int64)
-    live = np.uint64(0)
-    for h in pos.hands:
-        live |= h
-    n = len(pos.hands)
-    info = kernel.lead_lanes(pos.hands, seat, n, pos.side, pos.enc.trump_lane)
-    k, _ = kernel.gen_moves(out, scores, pos.hands[seat], live, -1, int(pos.P[1]), pos.enc.bird_mask,
-                            pos.enc.values, 0, n, -1, False, pos.enc.trump_lane, kernel.NO_MOVE,
-                            np.zeros(64, np.int64), info, 0, kernel.NO_MOVE)
-    return [int(c) for c in out[:k]]
+    info = kernel.lead_lanes(pos.hands, seat, len(pos.hands), pos.side, pos.enc.trump_lane)
+    return _gen_order(pos, seat, 0, -1, False, int(pos.P[1]), info, 0)
 
 
 def test_the_rook_and_trumps_are_led_last_when_the_other_side_holds_no_trump():
