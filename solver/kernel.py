@@ -550,11 +550,9 @@ def partner_winning(hands, leader, n, side, seat, tlen, led, win_card, winpos, t
         s3 = _seat_after(leader, np.int64(3), n)  # not a literal: _seat_after would compile again
         h3 = hands[s3]
         f = h3 & lane_mask(led)
-        best = -1
-        if f != 0:
-            best = highest_bit(f)
-        elif trump_lane >= 0 and (h3 >> np.uint64(16 * trump_lane)) & LANE:
-            best = highest_bit(h3 & (LANE << np.uint64(16 * trump_lane)))
+        if f == 0 and trump_lane >= 0:
+            f = h3 & (LANE << np.uint64(16 * trump_lane))
+        best = highest_bit(f)  # -1 where it holds neither
         if best >= 0 and side[s3] == side[seat] and beats(best, win_card, trump_lane):
             pw = sure_taker(hands, leader, n, side, s3, best, led, win_card, wseat, 2,
                             trump_lane, np.int64(0), bird_mask)[1] == side[seat]
