@@ -329,6 +329,11 @@ def test_move_hints_order_the_leads_first_and_second():
     assert order(first, first) == [first, *[c for c in plain if c != first]]
 
 
+def _codes(pos, names):
+    """The encoded card of each name (RDN) at ``pos``, by name."""
+    return {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
+
+
 def _gen_order(pos, seat, tlen, win_card, partner_winning, any_time, lead_info, trick_points):
     """``gen_moves``' list for seat ``seat`` at ``pos``, the first ``tlen``
     cards of its trick played: the encoded cards, best first."""
@@ -400,7 +405,7 @@ def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
     # B13) and the Y9
     d = Deal.from_rdn("N: R5 B13 Y5 / E: R6 Y6 Y7 / S: R7 Y8 Y10 / W: B14 B6 Y9", rules)
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R5", "R6", "R7")])
-    card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("B14", "B6", "Y9")}
+    card = _codes(pos, ("B14", "B6", "Y9"))
     assert _trick_order(pos, 3, 2, False, 5) == [card["B6"], card["B14"], card["Y9"]]
 
 
@@ -420,7 +425,7 @@ def test_a_seat_before_the_last_first_follows_with_a_card_no_later_opponent_beat
         info = kernel.follow_beaters(pos.hands, 0, 4, side, seat, len(trick), int(pos.trick[0]),
                                      int(pos.trick[win_pos]), pos.enc.trump_lane, pos.enc.bird_mask)
         got = _trick_order(pos, seat, win_pos, False, 5, lead_info=info)
-        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
+        card = _codes(pos, names)
         return got, [card[name] for name in names]
 
     # N led the R5; E holds the R12 (W, its partner, the R14) and the R6; S
@@ -447,9 +452,8 @@ def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     rules = Rules.preset("hasbro")
     d = Deal.from_rdn("N: R14 G14 Y5 / E: R5 G6 Y6 / S: Y14 G5 Y7 / W: R6 G7 Y8", rules)
     pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R14", "R5")])
-    card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Y14", "G5", "Y7")}
+    card = _codes(pos, ("Y14", "G5", "Y7"))
     assert _trick_order(pos, 2, 0, True, 15) == [card["G5"], card["Y14"], card["Y7"]]
-
 
 
 def test_the_second_seat_smears_a_counter_where_its_partner_last_is_sure_to_win():
@@ -468,7 +472,7 @@ def test_the_second_seat_smears_a_counter_where_its_partner_last_is_sure_to_win(
         worth = np.uint64(sum(1 << c for c in range(64) if pos.enc.values[c] > 0))
         pw = kernel.partner_winning(pos.hands, 0, 4, side, 1, 1, led, led, 0, pos.enc.trump_lane,
                                     pos.enc.bird_mask, worth)
-        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("R5", "R6")}
+        card = _codes(pos, ("R5", "R6"))
         return pw, _trick_order(pos, 1, 0, pw, 0)[:2], [card["R5"], card["R6"]]
 
     # N led the R9; E holds the R5 (5 points) and the R6; S must follow with
@@ -499,7 +503,7 @@ def test_the_rook_and_trumps_are_led_last_when_the_other_side_holds_no_trump():
     def order(rdn):
         d = Deal.from_rdn(rdn, rules)
         pos = api._position(d, "B", 0, 0, "W", [])
-        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in ("Rook", "B7", "Y6", "R9")}
+        card = _codes(pos, ("Rook", "B7", "Y6", "R9"))
         return [next(k for k, v in card.items() if v == c) for c in _lead_order(pos, 0)]
 
     # N (on lead) holds the Rook, the B7 (S holds the B8), a low yellow and
@@ -521,7 +525,7 @@ def test_the_declaring_side_leads_a_low_trump_before_the_side_colors_low_cards()
 
     def order_of(rdn, leader, names):
         pos = api._position(Deal.from_rdn(rdn, rules), "B", 0, leader, "W", [])
-        card = {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
+        card = _codes(pos, names)
         return [next(k for k, v in card.items() if v == c) for c in _lead_order(pos, leader)]
 
     names = ("B11", "Y6", "G6", "R14")
