@@ -11,6 +11,7 @@ elsewhere the instruction cannot be compiled)."""
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .config import JIT
@@ -92,3 +93,28 @@ def pext(x, m):
 def pdep(x, m):
     """The low bits of ``x`` spread to where ``m`` has ones (BMI2)."""
     return _pdep(x, m)
+
+
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    sig = types.none(arr, types.int64)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # read, keep in every cache level, data
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(**JIT)
+def prefetch(arr, i):
+    """Ask the CPU to bring word ``i`` of the 1-d array ``arr`` into its
+    caches, without waiting for it (a hint: it changes no value)."""
+    _prefetch(arr, i)

@@ -66,7 +66,7 @@ plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
 import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, pdep, pext, popcount
+from .bits import highest_bit, lowest_bit, pdep, pext, popcount, prefetch
 from .config import FAST_PEXT, JIT, JIT_CALLED
 
 U1 = np.uint64(1)
@@ -1792,6 +1792,14 @@ def hint_get(tt_hint, h, live):
 
 
 @njit(inline='always', **JIT)
+def hint_prefetch(tt_hint, h):
+    """Start bringing the hint word of hash ``h`` into the caches, some work
+    before ``hint_get`` reads it: the 2 MB of hints miss the inner caches,
+    and that read held 9 % of the probe's time (perf, fifty-ninth session)."""
+    prefetch(tt_hint, np.int64(h >> np.uint64(64 - HINT_BITS)))
+
+
+@njit(inline='always', **JIT)
 def hint_put(tt_hint, h, c, live):
     """Keep card ``c`` as the one that cut at a position of hash ``h``; the
     card kept before it, if another, becomes the second (a word: 48 bits of
@@ -2202,6 +2210,8 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                         e, h, slo, shi = ps_slot(base, own[p], lev, top, tt_psk)
                         if lev == 1:
                             similar[p] = h
+                            # read below, where no level settles it
+                            hint_prefetch(tt_hint, hint_hash(h, np.uint64(0)))
                         # a shift only widens the bounds: read the slot only
                         # when they settle the probe as they are
                         if (slo >= need or shi < need) and ps_agrees(tt_ps, e, kp, own[p], birdc, tag, lev, top):
@@ -2375,6 +2385,9 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     trickval = 0
                 tm[p + 1] = tm[p] | b if tlen > 0 else np.uint64(0)
                 p += 1
+                if tlen > 0 and p >= tlen and similar[p - tlen] != 0:
+                    # the child's hint, read after its bounds (``hint_get``)
+                    hint_prefetch(tt_hint, hint_hash(similar[p - tlen], tm[p]))
                 state = _ENTER
             else:
                 # fail-soft: OR: every child fell short, the best is a bound;

@@ -67,3 +67,14 @@ def test_kernels_use_the_fast_form_where_the_cpu_has_it():
     if config.FAST_PEXT:
         x, m = np.uint64(0xF0F0_1234_8001_FFFF), np.uint64(0x0FF0_00FF_8001_00F0)
         assert int(bits.pext(x, m)) == 0b1111_00110100_1_1_1111 and int(bits.pdep(bits.pext(x, m), m)) == int(x & m)
+
+
+def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction():
+    """``bits.prefetch`` (the probe's move hints, fifty-ninth session) only
+    asks the CPU to load a word: the array is unchanged, any index of it."""
+    arr = np.arange(1 << 10, dtype=np.uint64)
+    for i in (0, 1, 511, (1 << 10) - 1):
+        bits.prefetch(arr, np.int64(i))
+    assert np.array_equal(arr, np.arange(1 << 10, dtype=np.uint64))
+    sig = bits.prefetch.signatures[0]
+    assert "prefetch" in bits.prefetch.inspect_asm(sig)
