@@ -1929,9 +1929,13 @@ def ps_store(tt_ps, tt_psk, e, h, kp, own, birdc, tag, lev, top, lo, hi, relc):
     tightened when the slot holds the same position, else replacing what it
     held."""
     ident = (tt_psk[e] >> np.uint64(32)) == (h >> np.uint64(32)) and ps_agrees(tt_ps, e, kp, own, birdc, tag, lev, top)
-    for j in range(6):
-        if tt_ps[e, 2 + j] != own[j]:
-            ident = False
+    if ident:
+        # the owners in full only where the check word matched: else the
+        # slot is overwritten, and its words, outside the caches most
+        # times, need not be read (fifty-ninth session)
+        for j in range(6):
+            if tt_ps[e, 2 + j] != own[j]:
+                ident = False
     if ident:
         olo = np.int64(tt_psk[e] & np.uint64(0xFFFF))
         ohi = np.int64((tt_psk[e] >> np.uint64(16)) & np.uint64(0xFFFF))
