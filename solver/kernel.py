@@ -343,6 +343,15 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
                 return 1300 + 8 * v - rank
             return 1500 + 8 * v - rank  # win as cheaply as possible, with a counter if free
         if top and (c >> 4) != trump_lane:
+            if lead_info != 0 and v == 0:
+                # a top card worth nothing where no seat of the other side
+                # still to play can ruff: one more sure winner, after the
+                # cheaper ones (first, it failed 22 % of the times at the
+                # third seat on full deals, a cheaper sure winner cutting:
+                # -15 % nodes on bench's 10 full deals, most of it on one,
+                # -0.1 % on 10 others and on hand's work, fifty-ninth
+                # session; for the top counters too, +8 % on kentucky)
+                return 1200 - rank
             return 1400 + 4 * v  # a top trump wins later too: ruff or overtake cheaply first
         if (c >> 4) == (led >> 4) and c + lead_info < 64:
             # a seat of the other side still to play may beat it: second hand

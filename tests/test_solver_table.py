@@ -444,6 +444,33 @@ def test_a_seat_before_the_last_first_follows_with_a_card_no_later_opponent_beat
     assert got == want
 
 
+def test_a_top_card_worth_nothing_is_one_of_the_sure_winners_before_the_last_seat():
+    """Move ordering before the last seat, following the led color (values
+    never depend on it): where no seat of the other side still to play can
+    ruff, a top card worth nothing is one more sure winner, tried after the
+    cheaper ones (``_score_move``; before: first, as a top card that may be
+    ruffed still is); a top counter still goes first."""
+    rules = Rules.preset("full")
+    side = np.array([1, 0, 1, 0], np.int64)
+
+    def order(rdn, names):
+        d = Deal.from_rdn(rdn, rules)
+        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R7")])
+        info = kernel.follow_beaters(pos.hands, 0, 4, side, 2, 2, int(pos.trick[0]), int(pos.trick[1]),
+                                     pos.enc.trump_lane, pos.enc.bird_mask)
+        card = _codes(pos, names)
+        return _trick_order(pos, 2, 1, False, 0, lead_info=info), [card[name] for name in names]
+
+    # N led the R6 (it holds the R12), E played the R7; S holds the R13
+    # (the top red: the R14 is out) and the R11, W only the R10 below them:
+    # the R11 first
+    got, want = order("N: R6 R12 Y5 / E: R7 Y6 Y7 / S: R13 R11 Y8 / W: R10 Y9 Y12", ["R11", "R13"])
+    assert got == want
+    # the R14 (10 points) in S's hand instead: first, as before
+    got, want = order("N: R6 R12 Y5 / E: R7 Y6 Y7 / S: R14 R11 Y8 / W: R10 Y9 Y12", ["R14", "R11"])
+    assert got == want
+
+
 def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     """Move ordering before the last seat, the partner sure to win (values
     never depend on it): a top card may take a trick of its own later, so
