@@ -702,3 +702,36 @@ def test_a_new_table_is_resident_before_its_first_solve():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     grown, size = (int(x) for x in out.split())
     assert grown >= 0.9 * size, (grown, size)
+
+
+
+
+def test_a_seat_out_of_the_led_color_discards_before_playing_a_trump_under_a_ruff():
+    """Move ordering after a ruff (values never depend on it): a seat out of
+    the led color whose trumps cannot beat the ruff holding the trick
+    discards a side card of the same worth before it plays a trump under
+    the ruff (``_score_move``)."""
+    rules = Rules.preset("hasbro")
+    # N led the R6, E (out of reds) ruffed with the B9; S, out of reds too,
+    # holds the B7 (N holds the B8), the Y6 and the Y9, worth nothing
+    d = Deal.from_rdn("N: R6 B8 Y5 / E: B9 G6 Y7 / S: B7 Y6 Y9 / W: R8 Y8 G7", rules)
+    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "B9")])
+    card = _codes(pos, ("B7", "Y6", "Y9"))
+    assert _trick_order(pos, 2, 1, False, 0) == [card["Y6"], card["Y9"], card["B7"]]
+
+
+def test_a_later_seat_overtakes_with_a_card_worth_nothing_before_a_counter_the_last_seat_may_beat():
+    """Move ordering at the third seat, following the led color (values
+    never depend on it): of the winners the last seat may still beat, one
+    worth nothing goes before a counter, the cheaper counter though it is
+    (``_score_move``)."""
+    rules = Rules.preset("hasbro")
+    side = np.array([1, 0, 1, 0], np.int64)
+    # N led the R6, E played the R7; S holds the R10 (10 points) and the
+    # R11, W the R13, which beats both
+    d = Deal.from_rdn("N: R6 B8 Y5 / E: R7 G6 Y7 / S: R10 R11 Y9 / W: R13 Y8 G7", rules)
+    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R7")])
+    info = kernel.follow_beaters(pos.hands, 0, 4, side, 2, 2, int(pos.trick[0]), int(pos.trick[1]),
+                                 pos.enc.trump_lane, pos.enc.bird_mask)
+    card = _codes(pos, ("R10", "R11"))
+    assert _trick_order(pos, 2, 1, False, 0, lead_info=info) == [card["R11"], card["R10"]]
