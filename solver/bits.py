@@ -101,7 +101,9 @@ def _prefetch(typingctx, arr, idx):
 
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [args[1]], wraparound=False)
+        # a 2-d array: the first word of row ``idx``
+        inds = [args[1]] + [context.get_constant(types.intp, 0)] * (signature.args[0].ndim - 1)
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, inds, wraparound=False)
         i8p = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
@@ -115,6 +117,7 @@ def _prefetch(typingctx, arr, idx):
 
 @njit(**JIT)
 def prefetch(arr, i):
-    """Ask the CPU to bring word ``i`` of the 1-d array ``arr`` into its
-    caches, without waiting for it (a hint: it changes no value)."""
+    """Ask the CPU to bring word ``i`` of the 1-d array ``arr`` (of a 2-d
+    one: the first word of row ``i``) into its caches, without waiting for
+    it (a hint: it changes no value)."""
     _prefetch(arr, i)

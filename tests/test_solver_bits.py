@@ -85,3 +85,21 @@ def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction():
 
     fresh(arr, np.int64(3))
     assert "prefetch" in fresh.inspect_asm(fresh.signatures[0])
+
+
+def test_prefetch_of_a_row_reads_nothing_back_and_compiles_to_the_instruction():
+    """``bits.prefetch`` of a 2-d array (the payoff-similar slots, fifty-ninth
+    session) asks for the first word of row ``i``: the array is unchanged,
+    any row of it, and the prefetch is made."""
+    arr = np.arange(11 << 8, dtype=np.uint64).reshape(1 << 8, 11)
+    for i in (0, 1, 127, (1 << 8) - 1):
+        bits.prefetch(arr, np.int64(i))
+    assert np.array_equal(arr, np.arange(11 << 8, dtype=np.uint64).reshape(1 << 8, 11))
+    from numba import njit
+
+    @njit(cache=False)
+    def fresh(a, i):
+        bits._prefetch(a, i)
+
+    fresh(arr, np.int64(3))
+    assert "prefetch" in fresh.inspect_asm(fresh.signatures[0])
