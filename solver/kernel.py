@@ -66,7 +66,9 @@ plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
 import numpy as np
 from numba import njit
 
-from .bits import highest_bit, lowest_bit, pdep, pext, popcount, prefetch
+# the prefetch intrinsic itself: ``bits.prefetch``, a compiled function, would
+# be compiled once per array type it is given (tests/test_cache.py)
+from .bits import _prefetch as prefetch, highest_bit, lowest_bit, pdep, pext, popcount
 from .config import FAST_PEXT, JIT, JIT_CALLED
 
 U1 = np.uint64(1)
