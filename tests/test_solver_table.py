@@ -357,7 +357,7 @@ def _trick_order(pos, seat, win_pos, partner_winning, trick_points, any_time=0, 
     position from ``api._position`` with its trick so far), the card at
     ``win_pos`` in the trick winning it: the encoded cards, best first
     (``lead_info``: ``follow_beaters``' word, which the probe passes)."""
-    return _gen_order(pos, seat, len(pos.trick), int(pos.trick[win_pos]), partner_winning, any_time, lead_info,
+    return _gen_order(pos, seat, pos.tlen, int(pos.trick[win_pos]), partner_winning, any_time, lead_info,
                       trick_points)
 
 
@@ -469,6 +469,37 @@ def test_a_top_card_worth_nothing_is_one_of_the_sure_winners_before_the_last_sea
     # the R14 (10 points) in S's hand instead: first, as before
     got, want = order("N: R6 R12 Y5 / E: R7 Y6 Y7 / S: R14 R11 Y8 / W: R10 Y9 Y12", ["R14", "R11"])
     assert got == want
+
+
+def test_the_last_seat_overtakes_its_partner_with_a_counter_where_the_last_trick_carries_no_prize():
+    """Move ordering at the last seat, the partner winning (values never
+    depend on it): where the last trick carries no prize (``ply_info``: 1),
+    a side card worth points that wins the trick but is not the top of its
+    color is ordered as a smear of its worth, before the worthless cards
+    (``_score_move``; before: after them, as every overtaking card); a ruff
+    with a trump counter still goes last."""
+    rules = Rules.preset("full")
+    side = np.array([1, 0, 1, 0], np.int64)
+
+    def order(rdn, names, last_extra):
+        d = Deal.from_rdn(rdn, rules)
+        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R8", "R7")])
+        info = kernel.ply_info(pos.hands, 0, 4, side, 3, 3, int(pos.trick[0]), int(pos.trick[1]), True,
+                               pos.enc.trump_lane, pos.enc.bird_mask, np.int64(last_extra))
+        card = _codes(pos, names)
+        return _trick_order(pos, 3, 1, True, 0, lead_info=info), [card[name] for name in names]
+
+    # N led the R6 (it holds the R14), E played the R8, S the R7; W, E's
+    # partner, holds the R10 (10 points, it beats the R8) and the R2: the
+    # R10 first where the last trick carries no prize, else the R2
+    hands = "N: R6 R14 Y5 / E: R8 Y6 Y7 / S: R7 Y8 Y10 / W: R10 R2 Y9"
+    got, want = order(hands, ["R10", "R2"], 0)
+    assert got == want
+    got, want = order(hands, ["R2", "R10"], 20)
+    assert got == want
+    # W out of reds: the B10 ruff after the Y2 all the same
+    got, want = order("N: R6 R14 Y5 / E: R8 Y6 Y7 / S: R7 Y8 Y10 / W: B10 Y2 Y9", ["Y2", "B10"], 0)
+    assert got[-1] == want[-1]
 
 
 def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
