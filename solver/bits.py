@@ -96,7 +96,12 @@ def pdep(x, m):
 
 
 @intrinsic
-def _prefetch(typingctx, arr, idx):
+def prefetch(typingctx, arr, idx):
+    """Ask the CPU to bring word ``idx`` of the 1-d array ``arr`` (of a 2-d
+    one: the first word of row ``idx``) into its caches, without waiting
+    for it (a hint: it changes no value). For njit code only; an intrinsic
+    rather than a compiled wrapper, which would be compiled once per array
+    type it is given."""
     sig = types.none(arr, types.int64)
 
     def codegen(context, builder, signature, args):
@@ -113,11 +118,3 @@ def _prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@njit(**JIT)
-def prefetch(arr, i):
-    """Ask the CPU to bring word ``i`` of the 1-d array ``arr`` (of a 2-d
-    one: the first word of row ``i``) into its caches, without waiting for
-    it (a hint: it changes no value)."""
-    _prefetch(arr, i)

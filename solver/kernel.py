@@ -66,9 +66,7 @@ plus the nest when it goes to the last trick), 4 most_tricks N (0: none),
 import numpy as np
 from numba import njit
 
-# the prefetch intrinsic itself: ``bits.prefetch``, a compiled function, would
-# be compiled once per array type it is given (tests/test_cache.py)
-from .bits import _prefetch as prefetch, highest_bit, lowest_bit, pdep, pext, popcount
+from .bits import highest_bit, lowest_bit, pdep, pext, popcount, prefetch
 from .config import FAST_PEXT, JIT, JIT_CALLED
 
 U1 = np.uint64(1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from rook_analyze.solver import bits, config, kernel
 
@@ -69,37 +70,21 @@ def test_kernels_use_the_fast_form_where_the_cpu_has_it():
         assert int(bits.pext(x, m)) == 0b1111_00110100_1_1_1111 and int(bits.pdep(bits.pext(x, m), m)) == int(x & m)
 
 
-def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction():
-    """``bits.prefetch`` (the probe's move hints, fifty-ninth session) only
-    asks the CPU to load a word: the array is unchanged, any index of it."""
-    arr = np.arange(1 << 10, dtype=np.uint64)
-    for i in (0, 1, 511, (1 << 10) - 1):
-        bits.prefetch(arr, np.int64(i))
-    assert np.array_equal(arr, np.arange(1 << 10, dtype=np.uint64))
-    # compiled here (the cached helper keeps no assembly to read)
+@pytest.mark.parametrize("shape", [(1 << 10,), (1 << 8, 11)])
+def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction(shape):
+    """``bits.prefetch`` (the probe's move hints, table buckets and
+    payoff-similar slots, fifty-ninth session) only asks the CPU to load a
+    word (of a 2-d array: the first of row ``i``): the array is unchanged,
+    any index of it, and the instruction is made."""
     from numba import njit
 
     @njit(cache=False)
-    def fresh(a, i):
-        bits._prefetch(a, i)
+    def fetch(a, i):
+        bits.prefetch(a, i)
 
-    fresh(arr, np.int64(3))
-    assert "prefetch" in fresh.inspect_asm(fresh.signatures[0])
-
-
-def test_prefetch_of_a_row_reads_nothing_back_and_compiles_to_the_instruction():
-    """``bits.prefetch`` of a 2-d array (the payoff-similar slots, fifty-ninth
-    session) asks for the first word of row ``i``: the array is unchanged,
-    any row of it, and the prefetch is made."""
-    arr = np.arange(11 << 8, dtype=np.uint64).reshape(1 << 8, 11)
-    for i in (0, 1, 127, (1 << 8) - 1):
-        bits.prefetch(arr, np.int64(i))
-    assert np.array_equal(arr, np.arange(11 << 8, dtype=np.uint64).reshape(1 << 8, 11))
-    from numba import njit
-
-    @njit(cache=False)
-    def fresh(a, i):
-        bits._prefetch(a, i)
-
-    fresh(arr, np.int64(3))
-    assert "prefetch" in fresh.inspect_asm(fresh.signatures[0])
+    size = int(np.prod(shape))
+    arr = np.arange(size, dtype=np.uint64).reshape(shape)
+    for i in (0, 1, shape[0] // 2 - 1, shape[0] - 1):
+        fetch(arr, np.int64(i))
+    assert np.array_equal(arr, np.arange(size, dtype=np.uint64).reshape(shape))
+    assert "prefetch" in fetch.inspect_asm(fetch.signatures[0])

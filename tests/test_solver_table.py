@@ -735,8 +735,6 @@ def test_a_new_table_is_resident_before_its_first_solve():
     assert grown >= 0.9 * size, (grown, size)
 
 
-
-
 def test_a_seat_out_of_the_led_color_discards_before_playing_a_trump_under_a_ruff():
     """Move ordering after a ruff (values never depend on it): a seat out of
     the led color whose trumps cannot beat the ruff holding the trick
