@@ -329,7 +329,7 @@ def _score_move(c, h, live, values, tlen, n, led, win_card, partner_winning, tru
                 # on hand's full work and on 50 kentucky deals, hasbro's
                 # unchanged, fifty-ninth session; with trump counters too,
                 # +1.6 % on hasbro's seed 7; where the last trick carries a
-                # prize too, +1.9 % there, measured by another helper)
+                # prize too, +1.9 % there)
                 return 800 + 8 * v - rank
             return -2000 + 8 * v - rank
         if last:
