@@ -12,7 +12,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .config import JIT
 
@@ -96,12 +96,7 @@ def pdep(x, m):
 
 
 @intrinsic
-def prefetch(typingctx, arr, idx):
-    """Ask the CPU to bring word ``idx`` of the 1-d array ``arr`` (of a 2-d
-    one: the first word of row ``idx``) into its caches, without waiting
-    for it (a hint: it changes no value). For njit code only; an intrinsic
-    rather than a compiled wrapper, which would be compiled once per array
-    type it is given."""
+def _prefetch(typingctx, arr, idx):
     sig = types.none(arr, types.int64)
 
     def codegen(context, builder, signature, args):
@@ -118,3 +113,20 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+def prefetch(arr, idx):
+    """Ask the CPU to bring word ``idx`` of the 1-d array ``arr`` (of a 2-d
+    one: the first word of row ``idx``) into its caches, without waiting
+    for it (a hint: it changes no value). Compiled into the njit code that
+    calls it (an overload, not a compiled function of its own, which would
+    be compiled once per array type); called from Python, as the kernel's
+    plain-Python form is in tests, it does nothing."""
+
+
+@overload(prefetch)
+def _prefetch_overload(arr, idx):
+    def impl(arr, idx):
+        _prefetch(arr, idx)
+
+    return impl

@@ -75,7 +75,8 @@ def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction(shape):
     """``bits.prefetch`` (the probe's move hints, table buckets and
     payoff-similar slots, fifty-ninth session) only asks the CPU to load a
     word (of a 2-d array: the first of row ``i``): the array is unchanged,
-    any index of it, and the instruction is made."""
+    any index of it, and the instruction is made; from Python it does
+    nothing."""
     from numba import njit
 
     @njit(cache=False)
@@ -88,3 +89,4 @@ def test_prefetch_reads_nothing_back_and_compiles_to_the_instruction(shape):
         fetch(arr, np.int64(i))
     assert np.array_equal(arr, np.arange(size, dtype=np.uint64).reshape(shape))
     assert "prefetch" in fetch.inspect_asm(fetch.signatures[0])
+    assert bits.prefetch(arr, np.int64(3)) is None
