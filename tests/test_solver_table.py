@@ -334,6 +334,12 @@ def _codes(pos, names):
     return {name: int(pos.enc.perm[Card.from_rdn(name).index]) for name in names}
 
 
+def _in_trick(rules, rdn, played):
+    """The position of deal ``rdn`` (RDN) with trump B, N declaring and
+    leading (W dealing), the cards ``played`` (RDN) already in the trick."""
+    return api._position(Deal.from_rdn(rdn, rules), "B", 0, 0, "W", [Card.from_rdn(c) for c in played])
+
+
 def _gen_order(pos, seat, tlen, win_card, partner_winning, any_time, lead_info, trick_points):
     """``gen_moves``' list for seat ``seat`` at ``pos``, the first ``tlen``
     cards of its trick played: the encoded cards, best first."""
@@ -403,8 +409,7 @@ def test_the_last_seat_ruffs_with_a_top_trump_after_its_other_winners():
     # N led the R5, E and S followed (S's R7 wins); W, out of reds, holds the
     # B14 (10 points, the top trump: the Rook is out), the B6 (N holds the
     # B13) and the Y9
-    d = Deal.from_rdn("N: R5 B13 Y5 / E: R6 Y6 Y7 / S: R7 Y8 Y10 / W: B14 B6 Y9", rules)
-    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R5", "R6", "R7")])
+    pos = _in_trick(rules, "N: R5 B13 Y5 / E: R6 Y6 Y7 / S: R7 Y8 Y10 / W: B14 B6 Y9", ("R5", "R6", "R7"))
     card = _codes(pos, ("B14", "B6", "Y9"))
     assert _trick_order(pos, 3, 2, False, 5) == [card["B6"], card["B14"], card["Y9"]]
 
@@ -420,8 +425,7 @@ def test_a_seat_before_the_last_first_follows_with_a_card_no_later_opponent_beat
     side = np.array([1, 0, 1, 0], np.int64)
 
     def order(rdn, trick, seat, win_pos, names):
-        d = Deal.from_rdn(rdn, rules)
-        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in trick])
+        pos = _in_trick(rules, rdn, trick)
         info = kernel.follow_beaters(pos.hands, 0, 4, side, seat, len(trick), int(pos.trick[0]),
                                      int(pos.trick[win_pos]), pos.enc.trump_lane, pos.enc.bird_mask)
         got = _trick_order(pos, seat, win_pos, False, 5, lead_info=info)
@@ -454,8 +458,7 @@ def test_a_top_card_worth_nothing_is_one_of_the_sure_winners_before_the_last_sea
     side = np.array([1, 0, 1, 0], np.int64)
 
     def order(rdn, names):
-        d = Deal.from_rdn(rdn, rules)
-        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R7")])
+        pos = _in_trick(rules, rdn, ("R6", "R7"))
         info = kernel.follow_beaters(pos.hands, 0, 4, side, 2, 2, int(pos.trick[0]), int(pos.trick[1]),
                                      pos.enc.trump_lane, pos.enc.bird_mask)
         card = _codes(pos, names)
@@ -482,8 +485,7 @@ def test_the_last_seat_overtakes_its_partner_with_a_counter_where_the_last_trick
     side = np.array([1, 0, 1, 0], np.int64)
 
     def order(rdn, names, last_extra):
-        d = Deal.from_rdn(rdn, rules)
-        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R8", "R7")])
+        pos = _in_trick(rules, rdn, ("R6", "R8", "R7"))
         info = kernel.ply_info(pos.hands, 0, 4, side, 3, 3, int(pos.trick[0]), int(pos.trick[1]), True,
                                pos.enc.trump_lane, pos.enc.bird_mask, np.int64(last_extra))
         card = _codes(pos, names)
@@ -508,8 +510,7 @@ def test_a_seat_before_the_last_keeps_a_top_card_on_a_partner_sure_to_win():
     it scores a little less (``_score_move``): a top Y14 (10 points) after
     a G5 (5 points, not top), still before a Y7 worth nothing."""
     rules = Rules.preset("hasbro")
-    d = Deal.from_rdn("N: R14 G14 Y5 / E: R5 G6 Y6 / S: Y14 G5 Y7 / W: R6 G7 Y8", rules)
-    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R14", "R5")])
+    pos = _in_trick(rules, "N: R14 G14 Y5 / E: R5 G6 Y6 / S: Y14 G5 Y7 / W: R6 G7 Y8", ("R14", "R5"))
     card = _codes(pos, ("Y14", "G5", "Y7"))
     assert _trick_order(pos, 2, 0, True, 15) == [card["G5"], card["Y14"], card["Y7"]]
 
@@ -524,8 +525,7 @@ def test_the_second_seat_smears_a_counter_where_its_partner_last_is_sure_to_win(
     side = np.array([1, 0, 1, 0], np.int64)
 
     def order(rdn):
-        d = Deal.from_rdn(rdn, rules)
-        pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn("R9")])
+        pos = _in_trick(rules, rdn, ("R9",))
         led = int(pos.trick[0])
         worth = np.uint64(sum(1 << c for c in range(64) if pos.enc.values[c] > 0))
         pw = kernel.partner_winning(pos.hands, 0, 4, side, 1, 1, led, led, 0, pos.enc.trump_lane,
@@ -559,8 +559,7 @@ def test_the_rook_and_trumps_are_led_last_when_the_other_side_holds_no_trump():
     rules = Rules.preset("hasbro")
 
     def order(rdn):
-        d = Deal.from_rdn(rdn, rules)
-        pos = api._position(d, "B", 0, 0, "W", [])
+        pos = _in_trick(rules, rdn, ())
         card = _codes(pos, ("Rook", "B7", "Y6", "R9"))
         return [next(k for k, v in card.items() if v == c) for c in _lead_order(pos, 0)]
 
@@ -743,8 +742,7 @@ def test_a_seat_out_of_the_led_color_discards_before_playing_a_trump_under_a_ruf
     rules = Rules.preset("hasbro")
     # N led the R6, E (out of reds) ruffed with the B9; S, out of reds too,
     # holds the B7 (N holds the B8), the Y6 and the Y9, worth nothing
-    d = Deal.from_rdn("N: R6 B8 Y5 / E: B9 G6 Y7 / S: B7 Y6 Y9 / W: R8 Y8 G7", rules)
-    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "B9")])
+    pos = _in_trick(rules, "N: R6 B8 Y5 / E: B9 G6 Y7 / S: B7 Y6 Y9 / W: R8 Y8 G7", ("R6", "B9"))
     card = _codes(pos, ("B7", "Y6", "Y9"))
     assert _trick_order(pos, 2, 1, False, 0) == [card["Y6"], card["Y9"], card["B7"]]
 
@@ -758,8 +756,7 @@ def test_a_later_seat_overtakes_with_a_card_worth_nothing_before_a_counter_the_l
     side = np.array([1, 0, 1, 0], np.int64)
     # N led the R6, E played the R7; S holds the R10 (10 points) and the
     # R11, W the R13, which beats both
-    d = Deal.from_rdn("N: R6 B8 Y5 / E: R7 G6 Y7 / S: R10 R11 Y9 / W: R13 Y8 G7", rules)
-    pos = api._position(d, "B", 0, 0, "W", [Card.from_rdn(c) for c in ("R6", "R7")])
+    pos = _in_trick(rules, "N: R6 B8 Y5 / E: R7 G6 Y7 / S: R10 R11 Y9 / W: R13 Y8 G7", ("R6", "R7"))
     info = kernel.follow_beaters(pos.hands, 0, 4, side, 2, 2, int(pos.trick[0]), int(pos.trick[1]),
                                  pos.enc.trump_lane, pos.enc.bird_mask)
     card = _codes(pos, ("R10", "R11"))
