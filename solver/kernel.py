@@ -1808,6 +1808,12 @@ def hint_hash(similar, trick):
 
 
 @njit(inline='always', **JIT)
+def hint_index(h):
+    """The hint word of hash ``h``: its top bits."""
+    return np.int64(h >> np.uint64(64 - HINT_BITS))
+
+
+@njit(inline='always', **JIT)
 def _hint_word_of(w, h):
     """Is ``w`` the hint word of hash ``h`` (the same 48 check bits)?"""
     return (w ^ h) & ~np.uint64(0xFFFF) == 0
@@ -1818,7 +1824,7 @@ def hint_get(tt_hint, h, live):
     """The two cards that last cut at a position of hash ``h``, the latest
     first (each as the live card of this position that stands in its
     place), or NO_MOVE."""
-    w = tt_hint[np.int64(h >> np.uint64(64 - HINT_BITS))]
+    w = tt_hint[hint_index(h)]
     if not _hint_word_of(w, h):
         return NO_MOVE, NO_MOVE
     c1 = np.int64(w & np.uint64(0xFF))
@@ -1831,7 +1837,7 @@ def hint_prefetch(tt_hint, h):
     """Start bringing the hint word of hash ``h`` into the caches, some work
     before ``hint_get`` reads it: the 2 MB of hints miss the inner caches,
     and that read held 9 % of the probe's time (perf, fifty-ninth session)."""
-    prefetch(tt_hint, np.int64(h >> np.uint64(64 - HINT_BITS)))
+    prefetch(tt_hint, hint_index(h))
 
 
 @njit(inline='always', **JIT)
@@ -1860,7 +1866,7 @@ def hint_put(tt_hint, h, c, live):
     """Keep card ``c`` as the one that cut at a position of hash ``h``; the
     card kept before it, if another, becomes the second (a word: 48 bits of
     the hash, the second's code, the first's)."""
-    i = np.int64(h >> np.uint64(64 - HINT_BITS))
+    i = hint_index(h)
     w = tt_hint[i]
     code = np.uint64(move_code(c, live))
     second = np.uint64(0)
@@ -1889,6 +1895,12 @@ def lead_hints(table_move, first, second):
 
 
 @njit(inline='always', **JIT)
+def ps_index(h):
+    """The payoff-similar slot of hash ``h``: its top bits."""
+    return np.int64(h >> np.uint64(64 - PS_BITS))
+
+
+@njit(inline='always', **JIT)
 def ps_slot(base, own, lev, top, tt_psk):
     """The payoff-similar cache slot of a trick-start position at level
     ``lev`` (``top``: the ranks whose owners that level pins; ``base``:
@@ -1897,8 +1909,13 @@ def ps_slot(base, own, lev, top, tt_psk):
     check word, 32 bits of its hash and its bounds: a lookup reads it (half
     a megabyte, which stays in cache) and the slot itself only when its
     bounds could settle the probe."""
-    h = ps_hash(base, own, lev, top)
-    e = np.int64(h >> np.uint64(64 - PS_BITS))
+    return ps_slot_of(ps_hash(base, own, lev, top), tt_psk)
+
+
+@njit(inline='always', **JIT)
+def ps_slot_of(h, tt_psk):
+    """``ps_slot`` for the position of payoff-similar hash ``h``."""
+    e = ps_index(h)
     k = tt_psk[e]
     if (k >> np.uint64(32)) != (h >> np.uint64(32)):
         return e, h, 0, 32767
@@ -2272,7 +2289,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                     # read: their waits overlap rather than add up
                     for lev in PS_LEVELS:
                         h = ps_hash(base, own[p], lev, top_ranks(livec, lev))
-                        prefetch(tt_psk, np.int64(h >> np.uint64(64 - PS_BITS)))
+                        prefetch(tt_psk, ps_index(h))
                     hit = False
                     for lev in PS_LEVELS:
                         top = top_ranks(livec, lev)
@@ -2479,11 +2496,12 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 ps = _top_level(own[p]) == 0
                 lev = 1
                 top = np.uint64(0)
+                psh = np.uint64(0)
                 if ps:
                     lev = ps_level(relc)
                     top = top_ranks(live_ranks(live_all), lev)
-                    h = ps_hash(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top)
-                    ps_prefetch(tt_ps, tt_psk, np.int64(h >> np.uint64(64 - PS_BITS)))
+                    psh = ps_hash(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top)
+                    ps_prefetch(tt_ps, tt_psk, ps_index(psh))
                     if bm[p] != NO_MOVE and similar[p] != 0:
                         hint_prefetch(tt_hint, hint_hash(similar[p], np.uint64(0)))
                 if stats.shape[0] > 1000:
@@ -2491,7 +2509,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 table_store(key[p], own[p], relc, live_all, tag_a[p], gen, f if res else -1, f if not res else 32767,
                             bm[p], nodes - n_at[p], tt_tag, tt_work, tt_rec, ways)
                 if ps:
-                    e, h, _, _ = ps_slot(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top, tt_psk)
+                    e, h, _, _ = ps_slot_of(psh, tt_psk)
                     ps_store(tt_ps, tt_psk, e, h, key[p], own[p], birdc_a[p], tag_a[p], lev, top,
                              max(f, 0) if res else 0, min(f, 32767) if not res else 32767, relc)
                     if bm[p] != NO_MOVE and similar[p] != 0:
