@@ -1909,12 +1909,7 @@ def ps_slot(base, own, lev, top, tt_psk):
     check word, 32 bits of its hash and its bounds: a lookup reads it (half
     a megabyte, which stays in cache) and the slot itself only when its
     bounds could settle the probe."""
-    return ps_slot_of(ps_hash(base, own, lev, top), tt_psk)
-
-
-@njit(inline='always', **JIT)
-def ps_slot_of(h, tt_psk):
-    """``ps_slot`` for the position of payoff-similar hash ``h``."""
+    h = ps_hash(base, own, lev, top)
     e = ps_index(h)
     k = tt_psk[e]
     if (k >> np.uint64(32)) != (h >> np.uint64(32)):
@@ -2496,12 +2491,11 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 ps = _top_level(own[p]) == 0
                 lev = 1
                 top = np.uint64(0)
-                psh = np.uint64(0)
                 if ps:
                     lev = ps_level(relc)
                     top = top_ranks(live_ranks(live_all), lev)
-                    psh = ps_hash(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top)
-                    ps_prefetch(tt_ps, tt_psk, ps_index(psh))
+                    h = ps_hash(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top)
+                    ps_prefetch(tt_ps, tt_psk, ps_index(h))
                     if bm[p] != NO_MOVE and similar[p] != 0:
                         hint_prefetch(tt_hint, hint_hash(similar[p], np.uint64(0)))
                 if stats.shape[0] > 1000:
@@ -2509,7 +2503,7 @@ def probe(hands, leader, trick, tlen0, dtr0, target, P, side, values, bird_mask,
                 table_store(key[p], own[p], relc, live_all, tag_a[p], gen, f if res else -1, f if not res else 32767,
                             bm[p], nodes - n_at[p], tt_tag, tt_work, tt_rec, ways)
                 if ps:
-                    e, h, _, _ = ps_slot_of(psh, tt_psk)
+                    e, h, _, _ = ps_slot(ps_base(key[p], birdc_a[p], tag_a[p]), own[p], lev, top, tt_psk)
                     ps_store(tt_ps, tt_psk, e, h, key[p], own[p], birdc_a[p], tag_a[p], lev, top,
                              max(f, 0) if res else 0, min(f, 32767) if not res else 32767, relc)
                     if bm[p] != NO_MOVE and similar[p] != 0:
