@@ -10,7 +10,10 @@ folder and measures:
 - deals per worker CPU-second (what a dedicated core would give: the
   machines here are shared, so wall-clock rates undersell);
 - every worker's resident memory (RSS) at the start, at the end and at its
-  peak, sampled every second; the growth from start to end.
+  peak, sampled every second; the growth from start to end;
+- the CPU time of this process over the run (the scheduler, the client
+  and the writing of the parts run here), against the workers': on two
+  cores, what it takes is taken from the workers.
 
 The scaling figure is deals/s with 2 workers over deals/s with 1.
 
@@ -44,6 +47,12 @@ def _rss_and_cpu() -> tuple[int, float]:
     return p.memory_info().rss, t.user + t.system
 
 
+def _own_cpu() -> float:
+    # every thread of this process: Dask's scheduler and the client run on threads of their own
+    t = os.times()
+    return t.user + t.system
+
+
 def _warm(rules: str) -> bool:
     from rook_analyze.analysis.simulate import warm_solver
 
@@ -66,6 +75,7 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
     try:
         client.run(_warm, rules)
         start = client.run(_rss_and_cpu)
+        parent0 = _own_cpu()
         t0 = time.perf_counter()
 
         def sampler() -> None:
@@ -83,6 +93,7 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
             summary = simulate(rules, deals, Path(tmp) / "run", seed, client=client, chunk_size=chunk_size,
                                progress=False)
         wall = time.perf_counter() - t0
+        parent_cpu = _own_cpu() - parent0
         stop.set()
         thread.join()
         end = client.run(_rss_and_cpu)
@@ -102,6 +113,7 @@ def run_once(rules: str, deals: int, chunk_size: int, workers: int, seed: int, s
         "rules": rules, "workers": workers, "deals": deals, "chunk_size": chunk_size, "seconds": wall,
         "deals_per_s": rate, "deals_per_day": rate * 86400,
         "deals_per_cpu_s": summary.deals_computed / cpu if cpu > 0 else float("nan"),
+        "worker_cpu_s": cpu, "parent_cpu_s": parent_cpu,
         "worker_memory": per_worker,
         "max_worker_peak_mb": max(p["peak_mb"] for p in per_worker),
         "max_worker_growth_mb": max(p["end_mb"] - p["start_mb"] for p in per_worker),
@@ -128,13 +140,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"machine": _machine(), "results": results, "scaling_1_to_2": scaling}, indent=2))
         return 0
     print(f"machine: {_machine()}")
-    print("| workers | deals | seconds | deals/s | deals/day | deals per worker CPU-s | "
+    print("| workers | deals | seconds | deals/s | deals/day | deals per worker CPU-s | worker / parent CPU-s | "
           "worker RSS start / end / peak (MB) |")
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for r in results:
         mem = "; ".join(f"{p['start_mb']:.0f} / {p['end_mb']:.0f} / {p['peak_mb']:.0f}" for p in r["worker_memory"])
         print(f"| {r['workers']} | {r['deals']} | {r['seconds']:.1f} | {r['deals_per_s']:.3f} | "
-              f"{r['deals_per_day']:,.0f} | {r['deals_per_cpu_s']:.3f} | {mem} |")
+              f"{r['deals_per_day']:,.0f} | {r['deals_per_cpu_s']:.3f} | "
+              f"{r['worker_cpu_s']:.1f} / {r['parent_cpu_s']:.1f} | {mem} |")
     if scaling is not None:
         print(f"\nscaling 1 -> 2 workers: {scaling:.2f}x")
     for r in results:
