@@ -425,24 +425,61 @@ def test_last_trick_side_holds_mid_trick(spec):
     # points whatever the other side plays
     rules = Rules.from_spec(spec)
     rng = random.Random(zlib.crc32(spec.encode()) + 1)
-    named = led_trump = 0
+    named = led_trump = both = 0
     for _ in range(300):
         d = random_endgame(rules, rng.choice([2, 3]), rng)
         t, dec, lead = rng.choice(rules.trumps), rng.randrange(rules.seats), rng.randrange(rules.seats)
         trick = random_trick(d, t, dec, lead, rng, rng.randrange(1, rules.seats))
         pos = api._position(d, t, dec, lead, None, trick)
         n, tp, last_extra, lane = int(pos.P[0]), int(pos.P[2]), int(pos.P[3]), int(pos.P[6])
-        ls = kernel.last_trick_side(pos.hands, lead, n, pos.side, len(trick), int(pos.trick[0]), lane)
+        ls, _ = kernel.last_trick_side(pos.hands, lead, n, pos.side, len(trick), int(pos.trick[0]), lane)
         if ls < 0 or last_extra == 0:
             continue
         named += 1
         led_trump += int(pos.trick[0]) >> 4 == lane
+        counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
+        both += any(counts[s] for s in range(n) if pos.side[s] == ls) and any(
+            counts[s] for s in range(n) if pos.side[s] != ls)
         value = naive_value(d, t, dec, lead, trick) - pos.nest_points
         left = len(d.hands[lead])  # tricks, this one too
         total = (sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
                  + sum(int(pos.enc.values[c]) for c in pos.trick[:pos.tlen]) + tp * left + last_extra)
         assert (value >= last_extra) if ls == 1 else (value <= total - last_extra), (d.rdn(), t, trick)
     assert named >= 20 and led_trump >= 3  # both of its cases were exercised
+    assert both >= 3  # ... and the other side holding trumps too (sixty-first session)
+
+
+@pytest.mark.parametrize("spec", ["hasbro", "kentucky", "full,nest_to=last_trick,last_trick_bonus=20",
+                                  "hasbro,seats=3,teams=alone,bird=low", "hasbro,seats=6,teams=010101"])
+def test_quick_bound_last_trick_to_a_run_trump(spec):
+    # the last trick's extra points at a trick's start where the other side
+    # holds trumps and the top trump's holder has fewer other trumps than
+    # some other seat: a seat of its side with a trump of the run and as
+    # many other trumps as any seat of the other side (a partner's count
+    # does not matter), or only trumps. Never past the true value
+    rules = Rules.from_spec(spec)
+    rng = random.Random(zlib.crc32(spec.encode()) + 61)
+    fired = 0
+    for _ in range(300):
+        d = random_endgame(rules, rng.choice([3, 4]), rng)
+        t, dec, lead = rng.choice(rules.trumps), rng.randrange(rules.seats), rng.randrange(rules.seats)
+        pos = api._position(d, t, dec, lead, None, ())
+        n, tp, last_extra, lane = int(pos.P[0]), int(pos.P[2]), int(pos.P[3]), int(pos.P[6])
+        got = kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, last_extra)
+        if lane < 0 or got[:2] == kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
+            continue
+        counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
+        holder = max(range(n), key=lambda s: (int(pos.hands[s]) >> (16 * lane)) & 0xFFFF)
+        other = [s for s in range(n) if pos.side[s] != pos.side[holder]]
+        if not any(counts[s] for s in other) or counts[holder] - 1 >= max(c for s, c in enumerate(counts)
+                                                                         if s != holder):
+            continue  # the old test's cases
+        fired += 1
+        value = naive_value(d, t, dec, lead) - pos.nest_points
+        remval = sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
+        ub = remval + tp * len(d.hands[0]) + last_extra
+        assert got[0] <= value <= ub - got[1], (d.rdn(), t, dec, lead)
+    assert fired >= 2
 
 
 def test_card_values_inside_a_trick_regression():
