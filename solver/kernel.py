@@ -1184,6 +1184,25 @@ def last_trick_side(hands, leader, n, side, seat_pos, ld, trump_lane):
     if trump_lane < 0:
         return -1, np.uint64(0)
     sh = np.uint64(16 * trump_lane)
+    live, owner, theirs, run = _trump_run(hands, n, side, sh)
+    if live == 0:
+        return -1, np.uint64(0)
+    todo = np.uint64(0)
+    for i in range(seat_pos, n):
+        todo |= U1 << np.uint64(_seat_after(leader, i, n))
+    best = _run_keeper(hands, n, side, sh, owner, run, (ld >> 4) == trump_lane, todo)
+    if best < 0:
+        return -1, np.uint64(0)
+    if theirs == 0:
+        return owner, np.uint64(0)
+    return owner, U1 << np.uint64(16 * trump_lane + best)
+
+
+@njit(inline='always', **JIT)
+def _trump_run(hands, n, side, sh):
+    """The trumps in the hands (``sh``: the trump lane's shift), as (all of
+    them, the side holding the top one, the other side's, the run: the
+    top trump's side's trumps above the other side's best)."""
     live = np.uint64(0)
     decl = np.uint64(0)
     for s in range(n):
@@ -1192,22 +1211,28 @@ def last_trick_side(hands, leader, n, side, seat_pos, ld, trump_lane):
         if side[s] == 1:
             decl |= t
     if live == 0:
-        return -1, np.uint64(0)
+        return live, np.int64(0), live, live
     owner = np.int64((decl >> np.uint64(highest_bit(live))) & U1)
-    mine_t = decl if owner == 1 else live & ~decl
-    theirs = live & ~mine_t
-    run = mine_t
+    theirs = (live & ~decl) if owner == 1 else decl
+    run = live & ~theirs
     if theirs != 0:
         run &= ~((U1 << np.uint64(highest_bit(theirs) + 1)) - U1)
-    lt = (ld >> 4) == trump_lane
-    todo = 0
-    for i in range(seat_pos, n):
-        todo |= 1 << _seat_after(leader, i, n)
+    return live, owner, theirs, run
+
+
+@njit(inline='always', **JIT)
+def _run_keeper(hands, n, side, sh, owner, run, trump_led, todo):
+    """The highest trump of the run that a seat of side ``owner`` keeps to
+    the last trick (-1 where no seat is sure to): the seat holds a trump of
+    the run and at least as many other trumps as any seat of the other
+    side, or only trumps (``top_trump_points`` says why). With the trick in
+    progress led by a trump (``trump_led``), each seat still to play to it
+    (the bits of ``todo``) that holds a trump spends one there."""
     most = 0
     for s in range(n):
         if side[s] != owner:
             c = popcount((hands[s] >> sh) & LANE)
-            if lt and c > 0 and (todo >> s) & 1:
+            if trump_led and c > 0 and (todo >> np.uint64(s)) & U1:
                 c -= 1
             if c > most:
                 most = c
@@ -1216,16 +1241,12 @@ def last_trick_side(hands, leader, n, side, seat_pos, ld, trump_lane):
         t = (hands[s] >> sh) & LANE
         if side[s] == owner and t & run:
             c = popcount(t)
-            m = c - 1 - (1 if lt and (todo >> s) & 1 else 0)
+            m = c - 1 - (1 if trump_led and (todo >> np.uint64(s)) & U1 else 0)
             if m >= most or c == popcount(hands[s]):
                 b = highest_bit(t & run)
                 if b > best:
                     best = b
-    if best < 0:
-        return -1, np.uint64(0)
-    if theirs == 0:
-        return owner, np.uint64(0)
-    return owner, U1 << np.uint64(16 * trump_lane + best)
+    return best
 
 
 @njit(inline='always', **JIT)
@@ -1612,42 +1633,15 @@ def top_trump_points(hands, n, side, values, trump_lane, tp, last_extra):
     if trump_lane < 0:
         return 0, 0, np.uint64(0)
     sh = np.uint64(16 * trump_lane)
-    live = np.uint64(0)
-    decl = np.uint64(0)
-    for s in range(n):
-        t = (hands[s] >> sh) & LANE
-        live |= t
-        if side[s] == 1:
-            decl |= t
+    live, owner, theirs, run = _trump_run(hands, n, side, sh)
     if live == 0:
         return 0, 0, np.uint64(0)
-    top = highest_bit(live)
-    owner = (decl >> np.uint64(top)) & U1
-    mine_t = decl if owner == 1 else live & ~decl
-    theirs = live & ~mine_t
-    # the run: the top trumps of the top trump's side, above the other side's best
-    run = mine_t
     rel = np.uint64(0)
     if theirs != 0:
-        hb = highest_bit(theirs)
-        run &= ~((U1 << np.uint64(hb + 1)) - U1)
-        rel = U1 << np.uint64(16 * trump_lane + hb)
+        rel = U1 << np.uint64(16 * trump_lane + highest_bit(theirs))
     last = 0
     if last_extra > 0:
-        own = np.int64(owner)
-        most = 0
-        for s in range(n):
-            if side[s] != own:
-                c = popcount((hands[s] >> sh) & LANE)
-                if c > most:
-                    most = c
-        best = -1
-        for s in range(n):
-            t = (hands[s] >> sh) & LANE
-            if side[s] == own and t & run and (popcount(t) - 1 >= most or popcount(t) == popcount(hands[s])):
-                b = highest_bit(t & run)
-                if b > best:
-                    best = b
+        best = _run_keeper(hands, n, side, sh, owner, run, False, np.uint64(0))
         if best >= 0:
             last = last_extra
             if theirs != 0:
