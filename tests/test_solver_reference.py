@@ -381,13 +381,32 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
     api.release_tables()
 
 
+def _trump_counts(pos, lane: int) -> list[int]:
+    """Each seat's number of trumps."""
+    return [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
+
+
+def _top_trump_holder(pos, lane: int) -> int:
+    """The seat holding the top trump (the highest trump lane)."""
+    return max(range(len(pos.hands)), key=lambda s: (int(pos.hands[s]) >> (16 * lane)) & 0xFFFF)
+
+
+def _ceiling(d, pos) -> int:
+    """The most points still to come at a trick's start: the counters in the
+    hands, a trick's points for every trick left and the last trick's extra."""
+    tp, last_extra = int(pos.P[2]), int(pos.P[3])
+    remval = sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
+    return remval + tp * len(d.hands[0]) + last_extra
+
+
 @pytest.mark.parametrize("spec", ["hasbro", "kentucky", "dixie40", "full,nest_to=last_trick,last_trick_bonus=20",
                                   "hasbro,trick_points=5,bird=low"])
 def test_quick_bounds_hold(spec):
     # the quick bound at a trick's start, never past the true value: the
-    # top trumps' run, and the last trick's extra points to the top trump's
-    # holder when it has as many other trumps as any other seat, or the
-    # other side none
+    # top trumps' run, and the last trick's extra points to its side (where
+    # a seat of it keeps a trump of the run to the end; cases the older
+    # test, the holder against every other seat, did not reach:
+    # test_quick_bound_last_trick_to_a_run_trump)
     rules = Rules.from_spec(spec)
     rng = random.Random(zlib.crc32(spec.encode()))
     fired = fired_apart = fired_side = 0
@@ -397,8 +416,7 @@ def test_quick_bounds_hold(spec):
         pos = api._position(d, t, dec, lead, "W", ())
         n, tp, last_extra, lane = int(pos.P[0]), int(pos.P[2]), int(pos.P[3]), int(pos.P[6])
         value = naive_value(d, t, dec, lead) - pos.nest_points
-        remval = sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
-        ub = remval + tp * len(d.hands[0]) + last_extra
+        ub = _ceiling(d, pos)
         tdecl, tdef, _ = kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, last_extra)
         assert tdecl <= value <= ub - tdef, d.rdn()
         if (tdecl, tdef) != kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
@@ -406,8 +424,8 @@ def test_quick_bounds_hold(spec):
             # the top trump's holder has fewer other trumps than the other
             # seats together, but as many as the longest of them; or fewer
             # than a partner, the other side having none
-            counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
-            holder = max(range(n), key=lambda s: (int(pos.hands[s]) >> (16 * lane)) & 0xFFFF)
+            counts = _trump_counts(pos, lane)
+            holder = _top_trump_holder(pos, lane)
             if counts[holder] - 1 < max(c for s, c in enumerate(counts) if s != holder):
                 fired_side += 1
             elif counts[holder] - 1 < sum(counts) - counts[holder]:
@@ -437,7 +455,7 @@ def test_last_trick_side_holds_mid_trick(spec):
             continue
         named += 1
         led_trump += int(pos.trick[0]) >> 4 == lane
-        counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
+        counts = _trump_counts(pos, lane)
         both += any(counts[s] for s in range(n) if pos.side[s] == ls) and any(
             counts[s] for s in range(n) if pos.side[s] != ls)
         value = naive_value(d, t, dec, lead, trick) - pos.nest_points
@@ -468,17 +486,15 @@ def test_quick_bound_last_trick_to_a_run_trump(spec):
         got = kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, last_extra)
         if lane < 0 or got[:2] == kernel.top_trump_points(pos.hands, n, pos.side, pos.enc.values, lane, tp, 0)[:2]:
             continue
-        counts = [bin((int(h) >> (16 * lane)) & 0xFFFF).count("1") for h in pos.hands]
-        holder = max(range(n), key=lambda s: (int(pos.hands[s]) >> (16 * lane)) & 0xFFFF)
+        counts = _trump_counts(pos, lane)
+        holder = _top_trump_holder(pos, lane)
         other = [s for s in range(n) if pos.side[s] != pos.side[holder]]
         if not any(counts[s] for s in other) or counts[holder] - 1 >= max(c for s, c in enumerate(counts)
                                                                          if s != holder):
             continue  # the old test's cases
         fired += 1
         value = naive_value(d, t, dec, lead) - pos.nest_points
-        remval = sum(int(kernel.mask_points(h, pos.enc.values)) for h in pos.hands)
-        ub = remval + tp * len(d.hands[0]) + last_extra
-        assert got[0] <= value <= ub - got[1], (d.rdn(), t, dec, lead)
+        assert got[0] <= value <= _ceiling(d, pos) - got[1], (d.rdn(), t, dec, lead)
     assert fired >= 2
 
 
