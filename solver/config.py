@@ -67,6 +67,9 @@ def _whole_number(text: str) -> int | str:
 # api.table_bits).
 TT_BITS = _whole_number(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket
+# A search of hands of 9 cards or fewer uses at most the first 2**18 entries
+# of its table (api.used_bits says why and how it grows with longer hands)
+SHORT_HAND_BITS = 18
 
 
 def _fast_pext() -> bool:

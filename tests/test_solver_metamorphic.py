@@ -344,7 +344,7 @@ def _probe(solver: api.Solver, deal: Deal, trump: str, declarer: int, leader: in
     pos = api._position(deal, trump, declarer, leader, None, list(trick))
     if fresh:
         solver._context = None
-    tables = solver._table(pos.context + (False,))
+    tables = solver._table(pos.context + (False,), pos.longest)
     space, classes = kernel.probe_space(pos.hands, int(pos.P[0]), pos.tlen, pos.enc.values, pos.enc.bird_mask)
     bound = kernel.probe(pos.hands.copy(), pos.leader, pos.trick, pos.tlen, 0, target - pos.nest_points, pos.P,
                          pos.side, pos.enc.values, pos.enc.bird_mask, *tables, solver._gen, api.TT_WAYS,

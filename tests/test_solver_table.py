@@ -29,7 +29,7 @@ from campaign import (case_text, deal_of as _deal_of, logged_stores, matching_po
                       random_rules, reference_values, shuffle_irrelevant as _shuffle_irrelevant,
                       stored_bound_faults, table_key as _key)
 from naive import random_endgame
-from rook_analyze.solver import Card, Deal, Rules, api, config, kernel, random_deal
+from rook_analyze.solver import Card, Deal, Hand, Rules, api, config, kernel, random_deal
 from rook_analyze.solver.config import TT_WAYS
 
 CONFIGS = ["full", "hasbro", "kentucky", "dixie40", "bridge", "full,bird_play=any_time",
@@ -240,6 +240,54 @@ def test_table_size_from_the_environment_is_checked(monkeypatch):
         api.table_bits(None)
     monkeypatch.setattr(api, "TT_BITS", 8)
     assert api.table_bits(None) == 8
+
+
+@pytest.mark.parametrize("bits, hand_size, deals, used", [
+    (21, 9, 1, 18), (21, 3, 1, 18), (21, 10, 1, 20), (21, 11, 1, 21), (21, 13, 1, 21), (23, 13, 1, 23),
+    (16, 9, 1, 16), (21, 9, 2, 19), (21, 9, 12, 21), (21, 10, 3, 21),
+])
+def test_entries_a_search_uses_by_its_hands_and_deals(bits, hand_size, deals, used):
+    # hands of 9 cards or fewer use 2^18 entries, 4 times as many a card
+    # over 9, twice as many for twice the deals in a generation; never more than the table
+    assert api.used_bits(bits, hand_size, deals) == used
+
+
+def _entries_placed(tags, gen):
+    """The slots of the table entries of generation ``gen``."""
+    return np.flatnonzero((tags >> 32) == gen)
+
+
+def test_a_search_of_short_hands_stores_in_the_front_of_its_table():
+    # hasbro's 9 cards a hand search the first 2^18 entries of a 2^21 table,
+    # kentucky's 10 the first 2^20; the same solver and table for both
+    solver = api.Solver(tt_bits=21)
+    hasbro = random_deal("hasbro", 11)
+    got = solver.solve(hasbro, "B", "N").declarer_points
+    slots = _entries_placed(solver._entry[0][0], solver._gen)
+    assert len(slots) > 100 and slots.max() < 1 << 18
+    assert got == api.Solver(tt_bits=12).solve(hasbro, "B", "N").declarer_points
+    solver.solve(random_deal("kentucky", 11), "B", "N")
+    slots = _entries_placed(solver._entry[0][0], solver._gen)
+    assert slots.max() >= 1 << 18 and slots.max() < 1 << 20
+
+
+def test_a_group_of_deals_sharing_a_generation_searches_a_larger_part():
+    # solve_batch: one hasbro deal a unit stays in 2^18 entries; eight deals
+    # of one game (the same nest, so the same last trick's prize) in one
+    # group are one unit, one generation, and may use 2^21
+    first = random_deal("hasbro", 20)
+    cards = [c for h in first.hands for c in h]
+    deals = []
+    for k in range(8):
+        random.Random(k).shuffle(cards)
+        deals.append(Deal(first.rules, tuple(Hand.from_cards(cards[9 * s:9 * s + 9]) for s in range(4)), first.nest))
+    api.release_tables()
+    api.solve_batch(deals, "B", "N", threads=1, tt_bits=21)
+    table, gen = api._tables._free[-1]
+    assert _entries_placed(table[0], gen).max() < 1 << 18  # the last deal's generation
+    api.solve_batch(deals, "B", "N", threads=1, tt_bits=21, groups="all")
+    table, gen = api._tables._free[-1]
+    assert _entries_placed(table[0], gen).max() >= 1 << 18
 
 
 def test_move_hint_finds_the_card_in_the_same_place():

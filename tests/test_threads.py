@@ -237,7 +237,7 @@ def test_a_dropped_solver_that_the_collector_frees_inside_the_table_pool_does_no
         import gc
         from rook_analyze.solver import Solver, api
         dropped = Solver(tt_bits=10)
-        dropped._table(("a position",))  # a table from the pool, as a solve takes one
+        dropped._table(("a position",), 9)  # a table from the pool, as a solve takes one
         dropped.cycle = dropped  # only the collector frees it
         del dropped
         available = api._memory_available
