@@ -24,7 +24,9 @@ on all T threads and then by the other (the order alternating), so the
 threads compete for memory as they do in the tool; the ratio then comes
 from the chunks' times (there is no time per solve). ``--old-tt-bits``
 gives the old side a table of another size: with ``--old`` a checkout of
-this same code, it times the table size alone.
+this same code, it times the table size alone. Each solve uses the part
+of its table that the tool's searches use (``api.used_bits``: 2^18
+entries for 9-card hands), so sizes above that change nothing there.
 
 One process is not enough: two copies of the same compiled kernel, loaded
 side by side, run at different speeds in one process and alike in the
@@ -52,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from rook_analyze.solver import Rules, kernel, random_deal
-from rook_analyze.solver.api import _position
+from rook_analyze.solver.api import _position, _table_part
 from rook_analyze.solver.config import TT_WAYS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -145,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         extra = (stop,) if stop_arg[j] else ()
         t0 = time.perf_counter()
         values[j, i] = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
-                                              pos.enc.values, pos.enc.bird_mask, pos.unit, *tables[j][t],
+                                              pos.enc.values, pos.enc.bird_mask, pos.unit,
+                                              *_table_part(tables[j][t], pos.longest),
                                               gens[j][t], TT_WAYS, stats, *extra)
         seconds[j, i] = time.perf_counter() - t0
         nodes[j, i] = stats[0]

@@ -21,8 +21,8 @@ parts too, and confirm a change with ``bench_ab.py`` or the benchmarks).
 
 The work is ``hand``'s own solves, as ``bench_ab.py`` makes them (samples
 of the README's hand and of the ``hasbro`` sample hand, four trumps
-each), on one thread with one table. Each kernel runs in two fresh
-processes under cachegrind: one solves the work, the other does
+each), on one thread with one table (the part of it the tool uses,
+``api.used_bits``). Each kernel runs in two fresh processes under cachegrind: one solves the work, the other does
 everything but the solving (imports, sampling, the table, the first call
 that loads the kernel from numba's cache); the difference is the
 search's own cost. Every solve's value must agree between the kernels.
@@ -77,6 +77,7 @@ def child(checkout: str | None, samples: int, seed: int, solve: bool) -> None:
     from bench_ab import hand_positions, load_kernel
 
     from rook_analyze.solver import kernel
+    from rook_analyze.solver.api import _table_part
     from rook_analyze.solver.config import TT_WAYS
 
     k = load_kernel(Path(checkout)) if checkout else kernel
@@ -89,7 +90,8 @@ def child(checkout: str | None, samples: int, seed: int, solve: bool) -> None:
     for i, pos in enumerate(positions if solve else positions[:1]):
         stats = np.zeros(1, np.int64)
         values.append(int(k.solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side, pos.enc.values,
-                                        pos.enc.bird_mask, pos.unit, *table, i + 1, TT_WAYS, stats, stop)))
+                                        pos.enc.bird_mask, pos.unit, *_table_part(table, pos.longest), i + 1,
+                                        TT_WAYS, stats, stop)))
         nodes += int(stats[0])
     # loaded from numba's cache, not compiled here (compiling would be counted)
     compiled = sum(k.solve_exact.stats.cache_misses.values())
