@@ -22,9 +22,10 @@ parts too, and confirm a change with ``bench_ab.py`` or the benchmarks).
 The work is ``hand``'s own solves, as ``bench_ab.py`` makes them (samples
 of the README's hand and of the ``hasbro`` sample hand, four trumps
 each), on one thread with one table (the part of it the tool uses,
-``api.used_bits``). Each kernel runs in two fresh processes under cachegrind: one solves the work, the other does
-everything but the solving (imports, sampling, the table, the first call
-that loads the kernel from numba's cache); the difference is the
+``api.used_bits``). Each kernel runs in two fresh processes under
+cachegrind: one solves the work, the other does everything but the
+solving (imports, sampling, the table, the first call that loads the
+kernel from numba's cache); the difference is the
 search's own cost. Every solve's value must agree between the kernels.
 Before that each kernel runs once natively to fill numba's cache, so no
 compiling is counted, and to count its nodes. Every run compiles for
