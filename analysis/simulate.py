@@ -54,7 +54,7 @@ from rook_analyze.solver.cards import Hand, shown
 from rook_analyze.solver.deal import FRESH_SEEDS, MAX_SEED, Deal, random_deal
 from rook_analyze.solver.errors import RookError, plural
 from rook_analyze.solver import api
-from rook_analyze.solver.api import most_threads, stop_requested, table_bits
+from rook_analyze.solver.api import made_bits, most_threads, stop_requested
 from rook_analyze.solver.rules import Rules
 
 from .inputs import (callable_or_none, folder, hand_and_nest, is_whole, number, optional_whole, threads_count,
@@ -473,7 +473,7 @@ def _task(plan_json: str, index: int, token: str) -> tuple[int, bytes, str, floa
 
 def _free_tables_if_paused(worker: Any) -> None:
     """Free the solver tables the worker keeps for its next chunks (one a
-    thread, about 250 MB each: ``solver.release_tables``) when its process
+    thread, up to 253 MB each: ``solver.release_tables``) when its process
     memory is past Dask's pause threshold. Dask pauses a worker there until
     its memory falls, and kept tables never fall: the worker would wait for
     ever, and the run with it. Freed, they are made again by the next chunk."""
@@ -1368,7 +1368,7 @@ def simulate(rules: Rules | str, deals: int, out: str | os.PathLike, seed: int |
     if client is None and scheduler is None:
         # the embedded cluster's workers take this environment: a bad ROOK_ANALYZE_TT_BITS is bad
         # input, told before the output folder is touched; so are more workers than the memory holds
-        _check_memory_for_workers(local_workers, table_bits(None))
+        _check_memory_for_workers(local_workers, made_bits(None, Rules.from_spec(plan.rules).hand_size))
     lock = None
     try:
         existed = out_path.exists()

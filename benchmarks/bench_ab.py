@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from rook_analyze.solver import Rules, kernel, random_deal
-from rook_analyze.solver.api import _position, _table_part
+from rook_analyze.solver.api import _position, _table_part, used_bits
 from rook_analyze.solver.config import TT_WAYS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         values[j, i] = kernels[j].solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side,
                                               pos.enc.values, pos.enc.bird_mask, pos.unit,
-                                              *_table_part(tables[j][t], pos.longest),
+                                              *_table_part(tables[j][t], used_bits(bits[j], pos.longest)),
                                               gens[j][t], TT_WAYS, stats, *extra)
         seconds[j, i] = time.perf_counter() - t0
         nodes[j, i] = stats[0]

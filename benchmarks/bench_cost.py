@@ -78,7 +78,7 @@ def child(checkout: str | None, samples: int, seed: int, solve: bool) -> None:
     from bench_ab import hand_positions, load_kernel
 
     from rook_analyze.solver import kernel
-    from rook_analyze.solver.api import _table_part
+    from rook_analyze.solver.api import _table_part, used_bits
     from rook_analyze.solver.config import TT_WAYS
 
     k = load_kernel(Path(checkout)) if checkout else kernel
@@ -91,8 +91,8 @@ def child(checkout: str | None, samples: int, seed: int, solve: bool) -> None:
     for i, pos in enumerate(positions if solve else positions[:1]):
         stats = np.zeros(1, np.int64)
         values.append(int(k.solve_exact(pos.hands.copy(), pos.leader, hist, 0, 0, pos.P, pos.side, pos.enc.values,
-                                        pos.enc.bird_mask, pos.unit, *_table_part(table, pos.longest), i + 1,
-                                        TT_WAYS, stats, stop)))
+                                        pos.enc.bird_mask, pos.unit, *_table_part(table, used_bits(21, pos.longest)),
+                                        i + 1, TT_WAYS, stats, stop)))
         nodes += int(stats[0])
     # loaded from numba's cache, not compiled here (compiling would be counted)
     compiled = sum(k.solve_exact.stats.cache_misses.values())

@@ -169,11 +169,12 @@ def _memory_text(command: str | None) -> str:
     """Out of memory; in a command that solves, what takes it is the solver's table, one a thread."""
     if command in ("deal", "report"):
         return "out of memory"
-    from rook_analyze.solver.api import table_bits, table_bytes
+    from rook_analyze.solver.api import table_bits, table_bytes, tables_fixed
 
     try:
         bits = table_bits(None)
-        size = f" of 2^{bits} entries ({table_bytes(bits) / 1e6:,.0f} MB)"
+        most = "" if tables_fixed(None) else "up to "
+        size = f" of {most}2^{bits} entries ({table_bytes(bits) / 1e6:,.0f} MB)"
     except RookError:  # a bad ROOK_ANALYZE_TT_BITS is reported before any table is made
         size = ""
     return (f"out of memory: each solver thread keeps a table{size}; use fewer --workers "
@@ -292,8 +293,8 @@ def known_option(help: str) -> Callable[[Any], Any]:
 def workers_option() -> Callable[[Any], Any]:
     """``--workers``, the solver threads of ``hand`` and ``nest``."""
     return click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
-                        help="Solver threads, each with a table of about 250 MB (README: Performance). Default: all "
-                             "cores. Results do not depend on it.")
+                        help="Solver threads, each with a table of up to 253 MB (40 MB for 9-card deals; README: "
+                             "Performance). Default: all cores. Results do not depend on it.")
 
 
 def constraint_option(help: str, metavar: str = "SEAT:FEATURE OP N") -> Callable[[Any], Any]:

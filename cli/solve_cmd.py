@@ -74,7 +74,7 @@ def several_deals(words: tuple[str, ...], rules: Rules) -> bool:
                    "card (the first in card order among equals), each trick's winner marked.")
 @click.option("--workers", type=click.IntRange(min=1, max=most_threads()), default=None,
               help="Deals solved at once, one a thread (a deal's own search is on one thread), each thread with a "
-                   "table of about 250 MB. "
+                   "table of up to 253 MB (40 MB for 9-card deals). "
                    "Default: all cores. The values and the order of the output do not depend on it.")
 @output_format(("table", "json", "jsonl", "csv"))
 @deal_input

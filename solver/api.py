@@ -28,7 +28,7 @@ import numpy as np
 from . import bits, config, kernel
 from .cards import COLORS, Card, Hand, as_cards, canonical_key, shown
 from .cards import trick_cards as _trick_cards
-from .config import SHORT_HAND_BITS, TT_BITS, TT_WAYS
+from .config import DEFAULT_TT_BITS, SHORT_HAND_BITS, TT_BITS, TT_WAYS
 from .deal import Deal, most_tricks_always_awarded
 from .errors import DealError, IllegalActionError, RookError, RulesError
 from .game import Trick, trick_winner
@@ -538,9 +538,12 @@ MIN_TT_BITS, MAX_TT_BITS = 8, 31
 
 
 def table_bits(bits: int | None) -> int:
-    """The transposition table size (log2 of its entries), checked; None:
-    the default (``ROOK_ANALYZE_TT_BITS``, else 21)."""
+    """The transposition table size (log2 of its entries), checked: ``bits``,
+    else ``ROOK_ANALYZE_TT_BITS``, else the most a table is made by default
+    (21; ``made_bits``)."""
     value = TT_BITS if bits is None else bits
+    if value is None:
+        return DEFAULT_TT_BITS
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
             or not MIN_TT_BITS <= value <= MAX_TT_BITS:
         src = "ROOK_ANALYZE_TT_BITS" if bits is None else "tt_bits"
@@ -569,11 +572,33 @@ def used_bits(bits: int, hand_size: int, deals: int = 1) -> int:
     return min(bits, SHORT_HAND_BITS + 2 * max(0, hand_size - 9) + (deals - 1).bit_length())
 
 
-def _table_part(table: tuple, hand_size: int, deals: int = 1) -> tuple:
-    """``table`` (``kernel.tt_new``'s arrays) as ``used_bits`` has ``deals``
-    deals of a generation use it: the first 2**``used_bits`` entries
-    (views; the fixed caches whole)."""
-    n = 1 << used_bits(table[0].shape[0].bit_length() - 1, hand_size, deals)
+def tables_fixed(bits: int | None) -> bool:
+    """Whether every table is made ``table_bits(bits)`` entries (a size given
+    as ``tt_bits`` or by ``ROOK_ANALYZE_TT_BITS``) rather than as large as
+    its searches use (``made_bits``)."""
+    return bits is not None or TT_BITS is not None
+
+
+def made_bits(bits: int | None, hand_size: int, deals: int = 1) -> int:
+    """log2 of the entries of a table made for the searches ``used_bits``
+    describes: the size given (``tables_fixed``), else the part of the
+    default size they use. A 9-card deal's table is then 40 MB, not 253 MB;
+    a table made whole at 2^18 entries ran as fast as the front of a larger
+    one (sixty-second session)."""
+    size = table_bits(bits)
+    return size if tables_fixed(bits) else used_bits(size, hand_size, deals)
+
+
+def _entries_bits(table: tuple) -> int:
+    """log2 of the entries of ``table`` (``kernel.tt_new``'s arrays)."""
+    return table[0].shape[0].bit_length() - 1
+
+
+def _table_part(table: tuple, bits: int) -> tuple:
+    """The first 2**``bits`` entries of ``table`` (views of its arrays; the
+    fixed caches whole), as a search that ``used_bits`` gives ``bits`` uses it."""
+    n = 1 << bits
+    assert n <= table[0].shape[0], (bits, table[0].shape)
     return (table[0][:n], table[1][:n], table[2][:n]) + tuple(table[3:])
 
 
@@ -594,10 +619,13 @@ class Solver:
     One table holds one search at a time, so a solver shared by threads runs
     their calls one after another; to solve on several cores at once, give
     each thread a solver of its own (the module's ``solve``, ``card_values``
-    and ``play_line`` do) or use ``solve_batch``."""
+    and ``play_line`` do) or use ``solve_batch``. ``tt_bits``: log2 of the
+    table's entries; None: ``ROOK_ANALYZE_TT_BITS``, else as many as its
+    searches use (``made_bits``: 2^18 for 9-card deals, at most 2^21)."""
 
     def __init__(self, tt_bits: int | None = None):
         self.tt_bits = table_bits(tt_bits)
+        self._fixed = tables_fixed(tt_bits)  # its table made tt_bits whatever it solves (made_bits)
         self._entry = None  # [table, generation], from the pool solve_batch draws on
         self._context = None
         self._part = None  # the table's arrays as the context's searches use them (_table)
@@ -620,13 +648,19 @@ class Solver:
         """The table's arrays for a search in ``context`` (``_Position.context``
         and the side searched for): a new generation when the context changes,
         and the part ``used_bits`` gives a deal whose longest hand holds
-        ``longest`` cards."""
+        ``longest`` cards; a larger table first where the one held is too
+        small for it (``made_bits``)."""
+        size = self.tt_bits if self._fixed else used_bits(self.tt_bits, longest)
+        if self._entry is not None and _entries_bits(self._entry[0]) < size:
+            _tables.give(self._entry)
+            self._entry = None
+            self._context = None
         if self._entry is None:
-            self._entry = _tables.take(self.tt_bits)
+            self._entry = _tables.take(size)
         if context != self._context:
             self._entry[1] += 1
             self._context = context
-            self._part = _table_part(self._entry[0], longest)
+            self._part = _table_part(self._entry[0], used_bits(self.tt_bits, longest))
         return self._part
 
     @property
@@ -640,7 +674,7 @@ class Solver:
         entry = getattr(self, "_entry", None)
         if entry is not None:
             try:
-                _tables.give(self.tt_bits, entry, wait=False)
+                _tables.give(entry, wait=False)
             except Exception:  # at interpreter exit the pool may be gone already
                 pass
 
@@ -965,18 +999,21 @@ class _TablePool:
     every thread and `simulate` every chunk. A table is reused under a new
     generation, and entries of older generations are empty to every lookup,
     so values never depend on what a table held before. Holds at most
-    ``default_threads()`` tables, all of one size."""
+    ``default_threads()`` tables, the largest given back: a table serves
+    any search of its size or smaller (``_table_part``), so tables of the
+    sizes a run mixes (``nest``'s rounds) are made once."""
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._bits = None
         self._free: list[list] = []  # [table, last generation used]
         self._making = 0  # bytes of the tables being made now, on any thread
 
     def take(self, bits: int) -> list:
+        """The smallest table kept of 2**``bits`` entries or more, else a new one of 2**``bits``."""
         with self._lock:
-            if self._bits == bits and self._free:
-                return self._free.pop()
+            fits = [i for i, e in enumerate(self._free) if _entries_bits(e[0]) >= bits]
+            if fits:
+                return self._free.pop(min(fits, key=lambda i: _entries_bits(self._free[i][0])))
             # checked and counted together: threads that make tables at once
             # each see the others' (the memory available shows a table only
             # once ``tt_new`` has written its pages)
@@ -989,7 +1026,7 @@ class _TablePool:
             with self._lock:
                 self._making -= need
 
-    def give(self, bits: int, entry: list, wait: bool = True) -> None:
+    def give(self, entry: list, wait: bool = True) -> None:
         """``entry`` back for the next ``take``. ``wait=False`` (a finalizer,
         which the cyclic collector may run on a thread inside ``take`` or
         ``give``): where the lock is held, the table is dropped rather than
@@ -997,17 +1034,14 @@ class _TablePool:
         if not self._lock.acquire(blocking=wait):
             return
         try:
-            if self._bits != bits:
-                self._bits = bits
-                self._free = []
-            if len(self._free) < default_threads():
-                self._free.append(entry)
+            self._free.append(entry)
+            if len(self._free) > default_threads():
+                self._free.pop(min(range(len(self._free)), key=lambda i: _entries_bits(self._free[i][0])))
         finally:
             self._lock.release()
 
     def release(self) -> None:
         with self._lock:
-            self._bits = None
             self._free = []
 
 
@@ -1016,7 +1050,7 @@ _tables = _TablePool()
 
 def release_tables() -> None:
     """Free the transposition tables kept for the next ``solve_batch`` call or
-    ``Solver`` (one per core at most, about 250 MB each at the default size),
+    ``Solver`` (one per core at most, up to 253 MB each by default: 40 MB for 9-card deals),
     and those of the solvers behind ``solve``, ``card_values`` and
     ``play_line`` (one for each thread that called them) but a solver's that
     is solving at the time; their next call makes a table again. A
@@ -1067,8 +1101,9 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     searched). ``threads``: None for every core. The values do not depend on
     ``threads`` (the node counts do). ``progress(k)`` is called with the
     number of deals finished since the last call. ``tt_bits``: log2 of each
-    thread's table entries (None: ``ROOK_ANALYZE_TT_BITS``, else 21; a
-    search of hands of 10 cards or fewer uses a part of it, ``used_bits``).
+    thread's table entries (None: ``ROOK_ANALYZE_TT_BITS``, else as many as
+    the deals' searches use, at most 2^21: ``made_bits``; a search of hands
+    of 10 cards or fewer uses a part of a larger table, ``used_bits``).
     Each thread's table is kept for the next call (``release_tables`` frees them).
     An error on one thread (MemoryError for a table the memory available
     cannot hold, an exception from ``progress``) stops the others' searches
@@ -1088,6 +1123,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
     deals not solved by then come back as ``UNSOLVED`` (-1), every other as
     without a deadline. Which deals finish depends on the machine."""
     bits = table_bits(tt_bits)
+    fixed = tables_fixed(tt_bits)
     threads = _check_threads(threads)
     if not isinstance(return_nodes, bool):
         raise RookError(f"return_nodes={shown(return_nodes)}: expected True or False")
@@ -1154,6 +1190,8 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         nest[i] = pos.nest_points
         longest[i] = pos.longest
     units_of_work = _work_units(groups, P, sides, values, birds, threads)
+    part_bits = [used_bits(bits, int(longest[unit].max()), len(unit)) for unit in units_of_work]
+    size = bits if fixed else max(part_bits)  # the tables the threads take
     if m and not kernel.solve_exact.overloads:
         _first_call_here(kernel.solve_exact, hands[0], lead[0], np.zeros(8, np.int64), 0, 0, P[0], sides[0],
                          values[0], birds[0], units[0], *_first_table(), 1, TT_WAYS, np.zeros(1, np.int64), _stop)
@@ -1174,7 +1212,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
         scope = _current_scope()  # this call's (run_on_threads): Ctrl-C stops its searches alone
         entry = None
         try:
-            entry = _tables.take(bits)
+            entry = _tables.take(size)
             tt = entry[0]
             stats = np.zeros(1, np.int64)
             hist = np.zeros(8, np.int64)
@@ -1191,7 +1229,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
                 # may share one
                 entry[1] += 1
                 unit = units_of_work[u]
-                part = _table_part(tt, int(longest[unit].max()), len(unit))
+                part = _table_part(tt, part_bits[u])
                 for i in unit:
                     stats[0] = 0
                     value = kernel.solve_exact(hands[i].copy(), lead[i], hist, 0, 0, P[i], sides[i], values[i],
@@ -1211,7 +1249,7 @@ def solve_batch(deals: Sequence[Deal], trumps: str | Sequence[str], declarers, l
             raise
         finally:
             if entry is not None:
-                _tables.give(bits, entry)
+                _tables.give(entry)
 
     def expire():
         with lock:

@@ -59,13 +59,15 @@ def _whole_number(text: str) -> int | str:
     return int(text) if re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) else text
 
 
-# Transposition table size: 2**TT_BITS entries of 116 bytes each; the
-# default 21 bits is about 243 MB a table, 253 MB with its three fixed caches
-# (1 MB two-trick, 6.3 MB payoff-similar, 2 MB move hints; the issue's
-# budget: 256 MB);
-# override with ROOK_ANALYZE_TT_BITS (checked where a table is made:
-# api.table_bits).
-TT_BITS = _whole_number(os.environ.get("ROOK_ANALYZE_TT_BITS", "21"))
+# Transposition table size: entries of 116 bytes each. By default a table
+# is made as large as its deals' searches use (api.used_bits), at most
+# 2**DEFAULT_TT_BITS entries: 21 bits is about 243 MB a table, 253 MB with
+# its three fixed caches (1 MB two-trick, 6.3 MB payoff-similar, 2 MB move
+# hints; the issue's budget: 256 MB). ROOK_ANALYZE_TT_BITS makes every
+# table 2**TT_BITS entries (None where it is unset; checked where a table
+# is made: api.table_bits).
+DEFAULT_TT_BITS = 21
+TT_BITS = _whole_number(os.environ["ROOK_ANALYZE_TT_BITS"]) if "ROOK_ANALYZE_TT_BITS" in os.environ else None
 TT_WAYS = 32  # entries per bucket: positions sharing an exact key share a bucket
 # A search of hands of 9 cards or fewer uses at most the first 2**18 entries
 # of its table (api.used_bits says why and how it grows with longer hands)

@@ -477,13 +477,14 @@ def test_a_table_past_the_memory_available_is_refused_before_it_is_made(monkeypa
 
     monkeypatch.setattr(api, "_tables", api._TablePool())     # no table kept from earlier tests
     monkeypatch.setattr(api, "_local", threading.local())
-    monkeypatch.setattr(api, "_memory_available", lambda: api.table_bytes(api.table_bits(None)) - 1)
+    monkeypatch.setattr(api, "TT_BITS", None)  # tables as large as the searches use: 2^18 for 2 cards a hand
+    monkeypatch.setattr(api, "_memory_available", lambda: api.table_bytes(api.made_bits(None, 2)) - 1)
     deal = "N: Y11 Y5 / E: Y12 G6 / S: Rook R5 / W: B8 B6 / nest: B12 B9 R10 R8 G14"
     with pytest.raises(MemoryError, match=r"a solver table of 2\^\d+ entries takes [\d,]+ MB; [\d,]+ MB of memory"):
         api.Solver().solve(Deal.from_rdn(deal, "hasbro,hand_size=2"), "B", "N")
     result = run("hand", "Rook B14", "--rules", "hasbro,hand_size=2", "--samples", "2", "--seed", "1")
     assert result.exit_code == 1 and result.stderr.startswith("Error: out of memory: each solver thread keeps a "
-                                                              "table of 2^"), result.stderr
+                                                              "table of up to 2^21 entries"), result.stderr
     monkeypatch.setattr(api, "_memory_available", lambda: None)   # unknown (not Linux): no check
     assert api.Solver().solve(Deal.from_rdn(deal, "hasbro,hand_size=2"), "B", "N").declarer_points == 45
 

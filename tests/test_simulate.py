@@ -510,7 +510,8 @@ def test_more_embedded_workers_than_the_memory_holds_are_refused_up_front(tmp_pa
     from rook_analyze.analysis.simulate import WORKER_BASE_BYTES
     from rook_analyze.solver import api
 
-    each = api.table_bytes(api.table_bits(None)) + WORKER_BASE_BYTES
+    monkeypatch.setattr(api, "TT_BITS", None)  # each worker's table as large as its searches use
+    each = api.table_bytes(api.made_bits(None, Rules.from_spec(TINY).hand_size)) + WORKER_BASE_BYTES
     monkeypatch.setattr(api, "_memory_available", lambda: 2 * each + 1)
     out = tmp_path / "run"
     with pytest.raises(SimulationError, match=rf"^workers=3: each worker process holds about "
@@ -537,7 +538,8 @@ def test_the_embedded_cluster_has_a_worker_a_core_this_process_may_run_on(tmp_pa
         pytest.skip("no CPU affinity here")
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
-    each = api.table_bytes(api.table_bits(None)) + WORKER_BASE_BYTES
+    monkeypatch.setattr(api, "TT_BITS", None)  # each worker's table as large as its searches use
+    each = api.table_bytes(api.made_bits(None, Rules.from_spec(TINY).hand_size)) + WORKER_BASE_BYTES
     monkeypatch.setattr(api, "_memory_available", lambda: each - 1)  # refused before a cluster starts
     out = tmp_path / "run"
     with pytest.raises(SimulationError, match=r"^workers=1: "):

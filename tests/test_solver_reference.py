@@ -361,11 +361,17 @@ def test_solve_batch_reuses_its_tables_without_carrying_entries():
         assert kept is None or entry is kept  # the one table, kept and reused
         kept = entry
     assert kept[1] == 8 * 60  # one generation a deal, never reset
-    # at most one table a core is kept, of the size last used
+    # at most one table a core is kept, the largest given back: the 2^12
+    # table serves a search of 2^11 entries (its front), new ones are 2^11
     solve_batch(batches[0][0], batches[0][1], batches[0][2], batches[0][3],
                 threads=api.default_threads() + 2, tt_bits=11)
     assert 1 <= len(api._tables._free) <= api.default_threads()
-    assert all(e[0][0].shape == (1 << 11,) for e in api._tables._free)
+    assert any(e is kept for e in api._tables._free)
+    assert all(e[0][0].shape in ((1 << 11,), (1 << 12,)) for e in api._tables._free)
+    # a search that needs a larger table than any kept gets a new one
+    got = solve_batch(batches[0][0], batches[0][1], batches[0][2], batches[0][3], threads=1, tt_bits=13)
+    assert [int(v) for v in got] == batches[0][4]
+    assert max(e[0][0].shape[0] for e in api._tables._free) == 1 << 13
     api.release_tables()
     assert api._tables._free == []
     # a Solver draws on the same pool and gives its table back when it goes

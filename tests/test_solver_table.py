@@ -271,6 +271,28 @@ def test_a_search_of_short_hands_stores_in_the_front_of_its_table():
     assert slots.max() >= 1 << 18 and slots.max() < 1 << 20
 
 
+def test_a_table_made_by_default_is_as_large_as_its_searches_use(monkeypatch):
+    # no size given: a hasbro deal's table is made 2^18 entries (40 MB, not
+    # 253 MB); a kentucky deal on the same solver takes a table of 2^20, which
+    # then serves hasbro deals too (its front). A size given makes every table so
+    monkeypatch.setattr(api, "TT_BITS", None)
+    api.release_tables()
+    solver = api.Solver()
+    sizes = []
+    for deal in (random_deal("hasbro", 11), random_deal("kentucky", 11), random_deal("hasbro", 12)):
+        solver.solve(deal, "B", "N")
+        sizes.append(solver._entry[0][0].shape[0])
+    assert sizes == [1 << 18, 1 << 20, 1 << 20]
+    del solver
+    hasbro = [random_deal("hasbro", k) for k in range(4)]
+    for env, tt_bits, size in ((None, None, 1 << 18), (19, None, 1 << 19), (None, 17, 1 << 17)):
+        monkeypatch.setattr(api, "TT_BITS", env)
+        api.release_tables()
+        api.solve_batch(hasbro, "B", "N", threads=2, tt_bits=tt_bits)
+        assert {e[0][0].shape[0] for e in api._tables._free} == {size}, (env, tt_bits)
+    api.release_tables()
+
+
 def test_a_group_of_deals_sharing_a_generation_searches_a_larger_part():
     # solve_batch: one hasbro deal a unit stays in 2^18 entries; eight deals
     # of one game (the same nest, so the same last trick's prize) in one
