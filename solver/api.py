@@ -650,7 +650,8 @@ class Solver:
         and the part ``used_bits`` gives a deal whose longest hand holds
         ``longest`` cards; a larger table first where the one held is too
         small for it (``made_bits``)."""
-        size = self.tt_bits if self._fixed else used_bits(self.tt_bits, longest)
+        part = used_bits(self.tt_bits, longest)
+        size = self.tt_bits if self._fixed else part
         if self._entry is not None and _entries_bits(self._entry[0]) < size:
             _tables.give(self._entry)
             self._entry = None
@@ -660,7 +661,7 @@ class Solver:
         if context != self._context:
             self._entry[1] += 1
             self._context = context
-            self._part = _table_part(self._entry[0], used_bits(self.tt_bits, longest))
+            self._part = _table_part(self._entry[0], part)
         return self._part
 
     @property
